@@ -1,0 +1,217 @@
+/**
+ * The surface of the API client that the rest of monsync codes against. src/api/client.ts
+ * implements it over HTTP; tests may implement it in memory. One method per endpoint of API
+ * sections 4.1 to 4.8. Results are canonical (src/model/live.ts), never raw wire shapes.
+ */
+import type {
+  Alert,
+  Attachment,
+  Destination,
+  Group,
+  GroupSummary,
+  MessageFormat,
+  Monitor,
+  UseTls,
+} from '../model/live.js';
+
+/** POST /v1/Config/Monitor/ body (SMTP). */
+export interface MonitorCreate {
+  type: 'smtp';
+  label: string;
+  timer: number;
+  time_zone: string;
+  ip_address: string;
+  test_account: string;
+  use_tls?: UseTls;
+  attachment?: Attachment;
+  custom_subject?: string;
+  custom_body?: string;
+  ttl?: number;
+  ipv6?: boolean;
+  message_format?: MessageFormat;
+  port?: number;
+  meta?: Record<string, string>;
+}
+
+/** PUT /v1/Config/Monitor/{id}/: only given fields change. `attachment: ''` clears it. */
+export type MonitorUpdate = Partial<Omit<MonitorCreate, 'attachment'>> & { attachment?: Attachment | '' };
+
+/** POST and PUT /v1/Config/Alert/ body. The client always sends message_init / message_term. */
+export interface AlertCreate {
+  type: 'up-down';
+  monitor: string;
+  subject_init: string;
+  subject_term: string;
+  timeout: number;
+  alert_destinations?: string[];
+  message_init?: string;
+  message_term?: string;
+  down_only?: boolean;
+  repeat?: boolean;
+}
+
+export interface GroupCreate {
+  name: string;
+  monitors?: string[];
+}
+
+export interface GroupUpdate {
+  name: string;
+  monitors?: string[];
+  replace?: boolean;
+}
+
+export interface StatusEntry {
+  id: string;
+  label: string;
+  /** Canonical monitor type (lower case, '-' joined). */
+  type: string;
+  alert_active: boolean;
+}
+
+export interface StatusSummary {
+  global_alert_active: boolean;
+  monitors: StatusEntry[];
+}
+
+/** Test data object (API 2.7); the wire's `flag` is normalised to `complete`. */
+export interface TestData {
+  duration: number | null;
+  error: string | null;
+  complete: boolean;
+  time_init: string | null;
+  time_term: string | null;
+  utc_mktime: number | null;
+  utc_time_init: string | null;
+  utc_time_term: string | null;
+}
+
+export interface FilteredStatusEntry {
+  monitor: string;
+  label: string;
+  alert_active: boolean;
+  alert_count: number;
+  fail_count: number;
+  test_count: number;
+  last_alert: { alert: string; monitor: string; time: string } | null;
+  last_failed: TestData | null;
+  last_test: TestData | null;
+}
+
+export interface StatusFilterQuery {
+  t?: number;
+  prefix?: string;
+  suffix?: string;
+  contains?: string;
+  meta?: string;
+}
+
+export interface DataItem {
+  value: number | null;
+  failed: boolean;
+  error: string | null;
+  samples: number | null;
+  alert_matches: string[];
+  time: string;
+  utc_time: string;
+  utc_mktime: number;
+}
+
+export interface DataQuery {
+  begin?: number;
+  end?: number;
+  average?: 'raw' | 'hour' | 'day';
+}
+
+export interface MonitorData {
+  begin: number;
+  end: number;
+  monitor: string;
+  monitor_label: string;
+  data: DataItem[];
+}
+
+export interface Hop {
+  source: string;
+  destination: string;
+  time: number;
+  duration: number;
+}
+
+export interface ResponseAnalysis {
+  begin: number;
+  end: number;
+  analysis: Hop[][];
+}
+
+export interface PausedAlert {
+  id: string;
+  monitor: string;
+  seconds: number;
+}
+
+export interface Token {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+}
+
+/** Counters for the summary lines of plan and apply. */
+export interface ClientStats {
+  requests: number;
+  retries: number;
+}
+
+export interface MonitoringApi {
+  readonly baseUrl: string;
+  readonly stats: ClientStats;
+
+  // 4.1 version 2
+  getToken(): Promise<Token>;
+  getV2Status(opts?: { all?: boolean }): Promise<StatusSummary>;
+  getV2Version(): Promise<Record<string, unknown>>;
+
+  // 4.2 status
+  getStatus(): Promise<StatusSummary>;
+  getStatusFilter(query: StatusFilterQuery): Promise<{ t: number; monitor_list: FilteredStatusEntry[] }>;
+
+  // 4.3 groups
+  listGroups(): Promise<GroupSummary[]>;
+  getGroup(id: string): Promise<Group>;
+  createGroup(body: GroupCreate): Promise<Group>;
+  updateGroup(id: string, body: GroupUpdate): Promise<Group>;
+  deleteGroup(id: string): Promise<GroupSummary>;
+
+  // 4.4 monitors
+  listMonitors(): Promise<Monitor[]>;
+  getMonitor(id: string): Promise<Monitor>;
+  createMonitor(body: MonitorCreate): Promise<Monitor>;
+  updateMonitor(id: string, body: MonitorUpdate): Promise<Monitor>;
+  deleteMonitor(id: string): Promise<Monitor>;
+
+  // 4.5 alerts
+  listAlerts(): Promise<Alert[]>;
+  getAlert(id: string): Promise<Alert>;
+  createAlert(body: AlertCreate): Promise<Alert>;
+  /** The API shows no response for modify: resolves to the alert if the service returned one, else null. */
+  updateAlert(id: string, body: AlertCreate): Promise<Alert | null>;
+  deleteAlert(id: string): Promise<Alert>;
+
+  // 4.6 pausing
+  listPausedAlerts(): Promise<PausedAlert[]>;
+  pauseAllAlerts(seconds: number): Promise<{ alert_list: string[]; seconds: number }>;
+  pauseAlert(alertId: string, seconds: number): Promise<{ alert: string; monitor: string; seconds: number }>;
+  pauseMonitor(monitorId: string, seconds: number): Promise<{ alert_list: string[]; seconds: number }>;
+  resumeAllAlerts(): Promise<{ alert_list: string[] }>;
+  resumeMonitor(monitorId: string): Promise<{ alert_list: string[] }>;
+
+  // 4.7 alert destinations
+  listDestinations(): Promise<Destination[]>;
+  getDestination(id: string): Promise<Destination>;
+
+  // 4.8 data
+  /** Response shape not shown by the API document: returned as parsed, minus `path` / `error`. */
+  getAllMonitorData(query: DataQuery & { meta?: string }): Promise<Record<string, unknown>>;
+  getMonitorData(id: string, query: DataQuery): Promise<MonitorData>;
+  getResponseAnalysis(id: string, query: { begin?: number; end?: number }): Promise<ResponseAnalysis>;
+}

@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+
+export function register(program: Command): void {
+  program
+    .command('emulator')
+    .description('run the bundled emulator of the monitoring service (for demos, tests and CI dry runs)')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '8181')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--state <file>', 'persist state to this JSON file (atomic writes; a restart keeps everything)')
+    .option('--seed <name>', 'initial data when the state is new: default or empty', 'default')
+    .action(async (opts: { port: string; host: string; state?: string; seed: string }) => {
+      const { runEmulatorCommand } = await import('../emulator/cli.js');
+      await runEmulatorCommand(opts);
+    });
+}

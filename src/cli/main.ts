@@ -1,0 +1,57 @@
+/**
+ * Entry point. Each command lives in its own file and registers itself; heavy modules (the API
+ * client, the planner, the emulator) are imported inside the actions so `monsync --help` loads
+ * almost nothing.
+ */
+import { Command, CommanderError } from 'commander';
+import { ExitCode, UserError } from './errors.js';
+import { redact } from '../util/redact.js';
+import { VERSION } from '../version.js';
+import { registerCommands } from './commands.js';
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command();
+  program
+    .name('monsync')
+    .description('Run a Knowledge Front / Mailive! mail-monitoring account as code.')
+    .version(VERSION, '-V, --version')
+    .option('--no-color', 'disable colour (also honoured: NO_COLOR)')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => process.stdout.write(s),
+      writeErr: (s) => process.stderr.write(s),
+    });
+  registerCommands(program);
+
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    return reportError(err);
+  }
+}
+
+export function reportError(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // Commander already printed help or the usage error.
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return 0;
+    }
+    return err.exitCode === 0 ? 0 : 2;
+  }
+  if (err instanceof ExitCode) return err.code;
+  if (err instanceof UserError) {
+    process.stderr.write(`Error: ${redact(err.message)}\n`);
+    for (const line of err.details) process.stderr.write(`${redact(line)}\n`);
+    return err.exitCode;
+  }
+  if (err instanceof Error && err.name === 'ApiError') {
+    process.stderr.write(`Error: ${redact(err.message)}\n`);
+    return 1;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`monsync: internal error: ${redact(message)}\n`);
+  if (process.env.MONSYNC_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${redact(err.stack)}\n`);
+  return 1;
+}

@@ -1,0 +1,83 @@
+/**
+ * The desired state, as src/config produces it from YAML: config `defaults:` already merged in,
+ * references still by label (monitors, destinations) or name (groups). Documented API defaults are
+ * NOT filled in here, so renderers can show what the user wrote; src/plan applies them when diffing.
+ */
+import type { Attachment, MessageFormat, UseTls } from './live.js';
+
+/** Where a value came from, for diagnostics and for plans that point back at the YAML. */
+export interface SourceRef {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** The SMTP create fields of API section 4.4 (type is always `smtp`), all optional but the required four. */
+export interface MonitorSpec {
+  ip_address: string;
+  test_account: string;
+  timer: number;
+  time_zone: string;
+  port?: number;
+  ipv6?: boolean;
+  use_tls?: UseTls;
+  attachment?: Attachment | null;
+  custom_subject?: string;
+  custom_body?: string;
+  message_format?: MessageFormat;
+  ttl?: number;
+  /** User meta only: the ownership marker is added by plan, never written by the user. */
+  meta?: Record<string, string>;
+}
+
+export interface DesiredAlert {
+  /** Label of the monitor the alert is on (managed here, or any live monitor for top-level `alerts`). */
+  monitor: string;
+  subject_init: string;
+  subject_term: string;
+  /** Minutes (SMTP alerts require it; config defaults usually supply it). */
+  timeout: number;
+  /** Destination labels. */
+  alert_destinations: string[];
+  message_init?: string;
+  message_term?: string;
+  down_only?: boolean;
+  repeat?: boolean;
+  /** Earlier subjects of this alert: lets a subject change plan as an update, never a delete + create. */
+  previous_subjects?: string[];
+  source: SourceRef;
+}
+
+export interface DesiredMonitor {
+  label: string;
+  previous_labels: string[];
+  spec: MonitorSpec;
+  alerts: DesiredAlert[];
+  source: SourceRef;
+}
+
+export interface DesiredGroup {
+  name: string;
+  previous_names: string[];
+  /** Monitor labels, managed here or not. */
+  monitors: string[];
+  source: SourceRef;
+}
+
+export interface Settings {
+  /** Value of the `managed-by` meta marker on monitors monsync owns. */
+  owner: string;
+  /** Label and group-name globs monsync never reads into a plan. */
+  ignore: string[];
+  prune: boolean;
+}
+
+export interface DesiredState {
+  settings: Settings;
+  monitors: DesiredMonitor[];
+  /** Alerts on monitors this config does not manage (top-level `alerts:`). */
+  alerts: DesiredAlert[];
+  groups: DesiredGroup[];
+  /** The files the state was read from, for plan headers. */
+  files: string[];
+}

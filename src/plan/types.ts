@@ -1,0 +1,101 @@
+/**
+ * The plan: versioned, serialisable plain data. `diff` produces it, renderers read it, `apply`
+ * executes it, `--out` saves it. Nothing in here may hold a secret.
+ */
+
+export type ChangeAction = 'create' | 'update' | 'delete';
+export type ChangeKind = 'monitor' | 'alert' | 'group';
+
+/**
+ * Stands in for the id of a resource that this same plan creates. Apply substitutes the id once
+ * the change named by `$ref` is done. An object (never a string) so no user text can be mistaken
+ * for it.
+ */
+export interface IdRef {
+  $ref: string;
+}
+
+export type IdOrRef = string | IdRef;
+
+/** The exact API call a change makes, with ids of not-yet-created resources as IdRef. */
+export interface PlannedCall {
+  method: 'POST' | 'PUT' | 'DELETE';
+  /** e.g. `/v1/Config/Monitor/48213/`; always concrete (updates and deletes have live ids). */
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+export interface ChangeNote {
+  /** An unmanaged live monitor the config names: the update adds the ownership marker. */
+  adopt?: boolean;
+  /** A monitor label or group name changed through previous_labels / previous_names. */
+  renamed_from?: string;
+  /** An alert matched to a live one whose subject_init differs. */
+  subject_changed_from?: string;
+  /** Monitor deletes: alerts the service deletes with it. */
+  cascade_alerts?: number;
+  /** Group updates: member labels added and removed. */
+  members_added?: string[];
+  members_removed?: string[];
+}
+
+export interface Change {
+  /** Unique within the plan; what `depends_on` and IdRef point at. e.g. `monitor:mx-eu-1`. */
+  ref: string;
+  action: ChangeAction;
+  kind: ChangeKind;
+  /** Monitor label, group name, or for alerts `<monitor label> / <subject_init>`. */
+  key: string;
+  /** Alerts: the label of the monitor they are on. */
+  monitor?: string;
+  /** Live id for updates and deletes; null for creates. */
+  id: string | null;
+  /** Comparable fields before / after, references shown as labels. Null for create / delete. */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** Field names that differ (updates); every field given (creates); empty for deletes. */
+  changed: string[];
+  /** Refs of changes that must be done first. */
+  depends_on: string[];
+  call: PlannedCall;
+  note?: ChangeNote;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+}
+
+/** What the plan saw and deliberately left alone. */
+export interface UnmanagedCounts {
+  /** SMTP monitors without our marker and not named by the config. */
+  monitors: number;
+  /** Alerts on those monitors (and on other-type monitors) not declared in the config. */
+  alerts: number;
+  /** Live groups the config does not declare. */
+  groups: number;
+  /** Monitors of types monsync never creates, modifies or deletes. */
+  other_type_monitors: number;
+  /** Resources matched by settings.ignore. */
+  ignored: number;
+}
+
+export interface Plan {
+  format_version: 1;
+  /** ISO 8601 UTC. */
+  created_at: string;
+  /** Base URL of the account, never with credentials. */
+  target: string;
+  files: string[];
+  options: { prune: boolean; targets: string[]; owner: string };
+  /** In the order apply runs them. */
+  changes: Change[];
+  summary: PlanSummary;
+  unmanaged: UnmanagedCounts;
+  /** sha256 of the canonical live state the plan was computed from. */
+  fingerprint: string;
+  warnings: string[];
+}
+
+export const PLAN_FORMAT_VERSION = 1 as const;
