@@ -3,8 +3,12 @@
  * options and an action which dynamically imports what it needs.
  */
 import type { Command } from 'commander';
+import { register as registerApply } from './apply.js';
 import { register as registerEmulator } from './emulator.js';
+import { register as registerPlan } from './plan.js';
 
 export function registerCommands(program: Command): void {
+  registerPlan(program);
+  registerApply(program);
   registerEmulator(program);
 }

@@ -1,0 +1,158 @@
+import type { Command } from 'commander';
+import { createInterface } from 'node:readline/promises';
+import type { MonitoringApi } from '../api/types.js';
+import type { DesiredState } from '../model/desired.js';
+import type { LiveState } from '../model/live.js';
+import type { Plan } from '../plan/types.js';
+import type { ApplyOptions } from './apply.js';
+import { connect, parsePositiveInt, rootOf, useColor } from './common.js';
+import { ExitCode, UserError } from './errors.js';
+import { computePlan, loadDesired, planFlow, readAccount } from './plan-flow.js';
+
+const out = (s: string) => process.stdout.write(s);
+
+export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command): Promise<number> {
+  const parallelism = parsePositiveInt(opts.parallelism, '--parallelism');
+  const maxDeletes = opts.maxDeletes === undefined ? undefined : parseNonNegativeInt(opts.maxDeletes, '--max-deletes');
+  const color = useColor(rootOf(cmd));
+  const api = await connect(opts);
+
+  let plan: Plan;
+  let live: LiveState;
+  let desired: DesiredState | null = null;
+  if (opts.plan) {
+    if (paths.length > 0) throw new UserError('give either configuration paths or --plan FILE, not both');
+    ({ plan, live } = await loadSavedPlan(api, opts.plan));
+  } else {
+    ({ plan, live, desired } = await planFlow(api, { paths, prune: opts.prune, targets: opts.target }));
+  }
+
+  const { renderPlanText } = await import('../render/plan-text.js');
+  out(renderPlanText(plan, { color }).replace(/\n*$/, '\n'));
+  if (plan.changes.length === 0) return 0;
+
+  const { checkDeletes } = await import('../apply/safety.js');
+  const safety = checkDeletes(plan, managedCount(live, plan.options.owner), { maxDeletes, force: opts.force });
+  if (!safety.ok) throw new UserError(safety.message, { details: safety.deletes.map((d) => `  - ${d}`) });
+
+  if (!opts.autoApprove) {
+    if (!process.stdin.isTTY) {
+      throw new UserError('not on a terminal, so there is nobody to confirm: review the plan above and run again with --auto-approve');
+    }
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await rl.question('\nDo you want to perform these actions? Only "yes" will be accepted: ');
+    rl.close();
+    if (answer.trim() !== 'yes') {
+      out('Apply cancelled; nothing was changed.\n');
+      return 1;
+    }
+  }
+
+  const result = await execute(plan, api, parallelism, color);
+
+  if (result.interrupted) return 130;
+
+  // Plan again, so the log shows whether the account now matches (or what still differs).
+  const paths2 = desired ? paths : plan.files;
+  if (desired || paths2.length > 0) {
+    out('Checking ... ');
+    const again = await loadDesired(desired ? paths : plan.files, true);
+    const liveAfter = await readAccount(api, again, true);
+    const next = await computePlan(again, liveAfter, api, { paths: paths2, prune: plan.options.prune, targets: plan.options.targets, quiet: true });
+    if (next.changes.length === 0) out('No changes. The account matches the configuration.\n');
+    else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
+  }
+  return result.failed > 0 ? 1 : 0;
+}
+
+async function execute(plan: Plan, api: MonitoringApi, parallelism: number, color: boolean) {
+  const { executePlan } = await import('../apply/execute.js');
+  const render = await import('../render/apply-text.js');
+  const tty = Boolean(process.stdout.isTTY);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    process.stderr.write('\nInterrupted: starting no new calls, waiting for running ones (Ctrl-C again to quit now).\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+
+  out(`Applying ${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'} with parallelism ${parallelism}\n`);
+  const before = { ...api.stats };
+  const started = performance.now();
+  const running = new Map<string, string>();
+  let finished = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const drawLive = () => {
+    const line = render.renderLiveLine({
+      done: finished,
+      total: plan.changes.length,
+      elapsedMs: performance.now() - started,
+      running: [...running.values()],
+      width: process.stdout.columns ?? 100,
+    });
+    out(`\r\x1b[2K${line}`);
+  };
+  if (tty) timer = setInterval(drawLive, 100);
+
+  try {
+    const result = await executePlan(plan, api, {
+      parallelism,
+      signal: controller.signal,
+      owner: plan.options.owner,
+      onEvent: (e) => {
+        if (e.type === 'started') {
+          running.set(e.ref, e.label);
+        } else if (e.type === 'finished') {
+          running.delete(e.result.ref);
+          finished += 1;
+          if (tty) out('\r\x1b[2K');
+          // Failures and skips are always worth a line; in a terminal, successes show only in the live line.
+          if (!tty || e.result.status !== 'done') out(`${render.renderFinishedLine(e.result, { color })}\n`);
+          if (tty) drawLive();
+        }
+      },
+    });
+    if (tty) out('\r\x1b[2K');
+    for (const r of result.results) {
+      if (r.status === 'skipped' && !tty) continue;
+    }
+    const stats = { requests: api.stats.requests - before.requests, retries: api.stats.retries - before.retries };
+    out(`${render.renderApplySummary(result, stats, { color })}\n`);
+    return result;
+  } finally {
+    if (timer) clearInterval(timer);
+    process.off('SIGINT', onSigint);
+  }
+}
+
+async function loadSavedPlan(api: MonitoringApi, file: string): Promise<{ plan: Plan; live: LiveState }> {
+  const { readSavedPlan, checkFingerprint } = await import('../apply/saved-plan.js');
+  const { fingerprintLive } = await import('../plan/fingerprint.js');
+  const saved = await readSavedPlan(file);
+  if (!saved.ok) throw new UserError(saved.error);
+  const plan = saved.plan;
+  if (plan.target !== api.baseUrl) {
+    throw new UserError(`this plan was made against ${plan.target}, not ${api.baseUrl}; run plan again`);
+  }
+  const live = await readAccount(api, null);
+  const check = checkFingerprint(plan, fingerprintLive(live, plan.options));
+  if (!check.ok) throw new UserError(check.message);
+  return { plan, live };
+}
+
+/** Resources monsync owns in the account: the base of the percentage delete threshold. */
+function managedCount(live: LiveState, owner: string): number {
+  const managed = new Set(live.monitors.filter((m) => m.type === 'smtp' && m.meta['managed-by'] === owner).map((m) => m.id));
+  return managed.size + live.alerts.filter((a) => managed.has(a.monitor)).length;
+}
+
+function parseNonNegativeInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`${flag} must be a whole number, got "${value}"`);
+  return n;
+}
+
+export { ExitCode };

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { addConnectionOptions, collect, type ConnectionOptions } from './common.js';
+
+export interface ApplyOptions extends ConnectionOptions {
+  plan?: string;
+  autoApprove?: boolean;
+  parallelism: string;
+  maxDeletes?: string;
+  force?: boolean;
+  target?: string[];
+  prune?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('apply')
+    .description('make the API calls that bring the account in line with the YAML, then plan again')
+    .argument('[paths...]', 'YAML files or directories (default: monsync.yaml)')
+    .option('--plan <file>', 'apply a plan saved by `monsync plan --out` (refused if the account changed since)')
+    .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+    .option('--parallelism <n>', 'API calls in flight at once', '8')
+    .option('--max-deletes <n>', 'refuse plans deleting more than this (default: 10, or 30% of managed resources when larger)')
+    .option('--force', 'apply even when the plan deletes more than --max-deletes')
+    .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
+    .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups');
+  addConnectionOptions(cmd).action(async (paths: string[], opts: ApplyOptions, self: Command) => {
+    const { runApply } = await import('./apply-run.js');
+    process.exitCode = await runApply(paths, opts, self);
+  });
+}

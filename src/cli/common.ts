@@ -1,0 +1,66 @@
+/**
+ * Options and plumbing shared by the commands that talk to the service.
+ */
+import type { Command } from 'commander';
+import { UserError } from './errors.js';
+
+export interface ConnectionOptions {
+  url?: string;
+  timeout?: string;
+}
+
+export function addConnectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--url <url>', 'base URL of the service (default: $MONSYNC_URL)')
+    .option('--timeout <seconds>', 'timeout of each request, in seconds', '30');
+}
+
+/**
+ * Colour only where a person is looking: never when NO_COLOR is set or --no-color given, and only
+ * on a terminal unless FORCE_COLOR asks otherwise.
+ */
+export function useColor(program: Command, stream: NodeJS.WriteStream = process.stdout): boolean {
+  if (program.opts().color === false) return false;
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
+  if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== '0') return true;
+  return Boolean(stream.isTTY) && process.env.TERM !== 'dumb';
+}
+
+export function rootOf(cmd: Command): Command {
+  let c = cmd;
+  while (c.parent) c = c.parent;
+  return c;
+}
+
+export function parsePositiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} must be a whole number of at least 1, got "${value}"`);
+  return n;
+}
+
+export function parseSeconds(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UserError(`${flag} must be a positive number of seconds, got "${value}"`);
+  return n;
+}
+
+/** Builds the API client from the environment (MONSYNC_*) and flags; loaded lazily. */
+export async function connect(opts: ConnectionOptions) {
+  const { MonitoringClient } = await import('../api/client.js');
+  const { clientOptionsFromEnv } = await import('../api/config.js');
+  const { ApiError } = await import('../api/errors.js');
+  try {
+    const options = clientOptionsFromEnv(process.env, {
+      url: opts.url,
+      timeoutMs: opts.timeout ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined,
+    });
+    return new MonitoringClient(options);
+  } catch (err) {
+    if (err instanceof ApiError) throw new UserError(err.message.replace(/ \(\S+ \S*\)$/, ''));
+    throw err;
+  }
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { connect, rootOf, useColor, type ConnectionOptions } from './common.js';
+import { UserError } from './errors.js';
+import { planFlow } from './plan-flow.js';
+
+export interface PlanRunOptions extends ConnectionOptions {
+  json?: boolean;
+  format?: string;
+  out?: string;
+  detailedExitcode?: boolean;
+  target?: string[];
+  prune?: boolean;
+}
+
+export async function runPlan(paths: string[], opts: PlanRunOptions, cmd: Command): Promise<number> {
+  const format = opts.json ? 'json' : (opts.format ?? 'text');
+  if (!['text', 'json', 'markdown'].includes(format)) {
+    throw new UserError(`--format must be text, json or markdown, got "${format}"`);
+  }
+  const api = await connect(opts);
+  const { plan } = await planFlow(api, {
+    paths,
+    prune: opts.prune,
+    targets: opts.target,
+    quiet: false,
+  });
+
+  if (opts.out) {
+    const { writeSavedPlan } = await import('../apply/saved-plan.js');
+    await writeSavedPlan(opts.out, plan);
+    process.stderr.write(`Saved the plan to ${opts.out}: \`monsync apply --plan ${opts.out}\` applies exactly this.\n`);
+  }
+
+  let text: string;
+  if (format === 'json') {
+    const { renderPlanJson } = await import('../render/plan-json.js');
+    text = renderPlanJson(plan);
+  } else if (format === 'markdown') {
+    const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
+    const where = paths.length ? paths.join(' ') : 'monsync.yaml';
+    text = renderPlanMarkdown(plan, { title: `monsync plan — \`${where}\` against \`${plan.target}\`` });
+  } else {
+    const { renderPlanText } = await import('../render/plan-text.js');
+    text = renderPlanText(plan, { color: useColor(rootOf(cmd)) });
+  }
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+  if (opts.detailedExitcode && plan.changes.length > 0) return 2;
+  return 0;
+}

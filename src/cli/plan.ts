@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { addConnectionOptions, collect, type ConnectionOptions } from './common.js';
+
+interface PlanOptions extends ConnectionOptions {
+  json?: boolean;
+  format?: string;
+  out?: string;
+  detailedExitcode?: boolean;
+  target?: string[];
+  prune?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('plan')
+    .description('show the API calls that would bring the account in line with the YAML (changes nothing)')
+    .argument('[paths...]', 'YAML files or directories (default: monsync.yaml)')
+    .option('--json', 'print the plan as JSON (same as --format json)')
+    .option('--format <format>', 'text, json or markdown', 'text')
+    .option('--out <file>', 'also save the plan for `monsync apply --plan FILE`')
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
+    .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
+    .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups');
+  addConnectionOptions(cmd).action(async (paths: string[], opts: PlanOptions, self: Command) => {
+    const { runPlan } = await import('./plan-run.js');
+    process.exitCode = await runPlan(paths, opts, self);
+  });
+}

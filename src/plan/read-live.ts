@@ -1,0 +1,73 @@
+/**
+ * Reads the whole account in as few requests as the API allows: the four list endpoints, in
+ * parallel. Group membership comes from each monitor's `groups` field; only where some monitor
+ * did not report it (other monitor types may not) are single-group reads needed, and then only
+ * for the groups the plan will diff. Any failed or malformed read rejects: an account that could
+ * not be read must never look empty.
+ */
+import type { MonitoringApi } from '../api/types.js';
+import type { Group, GroupMember, LiveState, Monitor } from '../model/live.js';
+
+export interface ReadLiveOptions {
+  /** Names of groups whose exact membership the plan needs (declared names and previous names). */
+  groupsNeeded?: ReadonlySet<string>;
+}
+
+export interface ReadLiveResult {
+  live: LiveState;
+  /** How membership was found: from monitors' `groups`, or single-group reads for some groups. */
+  membership: 'monitor-fields' | 'group-reads';
+  groupReads: number;
+  ms: number;
+}
+
+export async function readLive(api: MonitoringApi, opts: ReadLiveOptions = {}): Promise<ReadLiveResult> {
+  const started = performance.now();
+  const [monitors, alerts, groupList, destinations] = await Promise.all([
+    api.listMonitors(),
+    api.listAlerts(),
+    api.listGroups(),
+    api.listDestinations(),
+  ]);
+
+  const complete = monitors.every((m) => m.groups !== null);
+  const derived = membershipFromMonitors(monitors);
+  let groups: Group[];
+  let groupReads = 0;
+  if (complete) {
+    groups = groupList.map((g) => ({ id: g.id, name: g.name, members: derived.get(g.id) ?? [] }));
+  } else {
+    const needed = opts.groupsNeeded;
+    const toRead = groupList.filter((g) => needed === undefined || needed.has(g.name));
+    groupReads = toRead.length;
+    const read = new Map((await Promise.all(toRead.map((g) => api.getGroup(g.id)))).map((g) => [g.id, g]));
+    const labels = new Map(monitors.map((m) => [m.id, m.label]));
+    groups = groupList.map((g) => {
+      const full = read.get(g.id);
+      // The single-group read is the truth; fill labels the response left out from the monitor list.
+      const members = full
+        ? full.members.map((m) => ({ id: m.id, label: m.label ?? labels.get(m.id) ?? null }))
+        : (derived.get(g.id) ?? []);
+      return { id: g.id, name: g.name, members };
+    });
+  }
+
+  return {
+    live: { monitors, alerts, groups, destinations },
+    membership: complete ? 'monitor-fields' : 'group-reads',
+    groupReads,
+    ms: performance.now() - started,
+  };
+}
+
+function membershipFromMonitors(monitors: Monitor[]): Map<string, GroupMember[]> {
+  const byGroup = new Map<string, GroupMember[]>();
+  for (const m of monitors) {
+    for (const gid of m.groups ?? []) {
+      let list = byGroup.get(gid);
+      if (!list) byGroup.set(gid, (list = []));
+      list.push({ id: m.id, label: m.label });
+    }
+  }
+  return byGroup;
+}
