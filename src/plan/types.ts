@@ -3,6 +3,8 @@
  * executes it, `--out` saves it. Nothing in here may hold a secret.
  */
 
+import type { SourceRef } from '../model/desired.js';
+
 export type ChangeAction = 'create' | 'update' | 'delete';
 export type ChangeKind = 'monitor' | 'alert' | 'group';
 
@@ -59,6 +61,8 @@ export interface Change {
   depends_on: string[];
   call: PlannedCall;
   note?: ChangeNote;
+  /** Where the desired resource is declared (creates and updates), for annotations pointing at the YAML. */
+  source?: SourceRef;
 }
 
 export interface PlanSummary {
@@ -71,6 +75,8 @@ export interface PlanSummary {
 export interface UnmanagedCounts {
   /** SMTP monitors without our marker and not named by the config. */
   monitors: number;
+  /** Of `monitors`: those carrying another owner's marker (never pruned). */
+  foreign_monitors?: number;
   /** Alerts on those monitors (and on other-type monitors) not declared in the config. */
   alerts: number;
   /** Live groups the config does not declare. */

@@ -1,0 +1,69 @@
+/**
+ * A fingerprint of the live state a plan was computed from. Apply recomputes it just before running
+ * a saved plan: a different value means the account changed since, and the plan's calls may no
+ * longer be right.
+ */
+import { createHash } from 'node:crypto';
+import type { LiveState } from '../model/live.js';
+import { matchesAny } from './glob.js';
+
+/**
+ * The live state without what `settings.ignore` hides: monitors by label (and their alerts) and
+ * groups by name. Memberships of kept groups are kept whole: they are that group's state.
+ */
+export function filterIgnored(live: LiveState, ignore: readonly string[]): LiveState {
+  if (ignore.length === 0) return live;
+  const monitors = live.monitors.filter((m) => !matchesAny(ignore, m.label));
+  const kept = new Set(monitors.map((m) => m.id));
+  const ignoredIds = new Set(live.monitors.filter((m) => !kept.has(m.id)).map((m) => m.id));
+  return {
+    monitors,
+    alerts: live.alerts.filter((a) => !ignoredIds.has(a.monitor)),
+    groups: live.groups.filter((g) => !matchesAny(ignore, g.name)),
+    destinations: live.destinations,
+  };
+}
+
+/** JSON with object keys sorted at every level: equal data, equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortDeep(value));
+}
+
+function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortDeep);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = sortDeep(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const sorted = (xs: readonly string[]): string[] => [...xs].sort();
+
+/**
+ * sha256 (hex) of the canonical live state after ignore filtering. Volatile fields that say nothing
+ * about configuration (alert `violations`) and order the service does not promise (list order, the
+ * order of id arrays, member labels that only some responses carry) are left out.
+ */
+export function fingerprintLive(live: LiveState, ignore: readonly string[] = []): string {
+  const l = filterIgnored(live, ignore);
+  const canonical = {
+    monitors: [...l.monitors].sort(byId).map((m) => ({
+      ...m,
+      alerts: sorted(m.alerts),
+      groups: m.groups === null ? null : sorted(m.groups),
+    })),
+    alerts: [...l.alerts].sort(byId).map(({ violations: _volatile, ...a }) => ({
+      ...a,
+      alert_destinations: sorted(a.alert_destinations),
+    })),
+    groups: [...l.groups].sort(byId).map((g) => ({ id: g.id, name: g.name, members: sorted(g.members.map((m) => m.id)) })),
+    destinations: [...l.destinations].sort(byId),
+  };
+  return createHash('sha256').update(canonicalJson(canonical)).digest('hex');
+}
