@@ -5,10 +5,12 @@
 import type { Command } from 'commander';
 import { register as registerApply } from './apply.js';
 import { register as registerEmulator } from './emulator.js';
+import { register as registerExport } from './export.js';
 import { register as registerPlan } from './plan.js';
 
 export function registerCommands(program: Command): void {
   registerPlan(program);
   registerApply(program);
+  registerExport(program);
   registerEmulator(program);
 }

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { DEFAULT_OWNER } from '../model/live.js';
+import { addConnectionOptions, collect } from './common.js';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('export')
+    .description("write the account's SMTP monitors, their alerts and groups as monsync YAML (to adopt an existing account)")
+    .option('--out <path>', 'write to this file, or to this directory as one file per group (default: stdout)')
+    .option('--match <glob>', 'only monitors / groups whose label / name matches (repeatable)', collect)
+    .option('--owner <name>', 'settings.owner of the exported config: the value of the managed-by marker', DEFAULT_OWNER)
+    .option('--force', 'overwrite files that already exist');
+  addConnectionOptions(cmd).action(async (opts: { out?: string; match?: string[]; owner: string; force?: boolean; url?: string; timeout?: string }) => {
+    const { runExport } = await import('../export/run.js');
+    process.exitCode = await runExport(opts);
+  });
+}

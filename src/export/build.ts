@@ -1,0 +1,402 @@
+/**
+ * From the live account to the documents of a monsync configuration: which monitors, alerts and
+ * groups are exported, their fields with documented defaults left out, and the values every
+ * monitor / alert shares factored into `defaults`. Pure: no I/O, no clock, so the same account
+ * always gives the same documents.
+ */
+import type { Alert, LiveState, Monitor } from '../model/live.js';
+import { DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
+import { makeMatcher } from './glob.js';
+
+/** A refusal to export: the output could not be planned (e.g. two monitors share a label). */
+export class ExportError extends Error {
+  override readonly name = 'ExportError';
+  constructor(
+    message: string,
+    readonly problems: string[],
+  ) {
+    super(message);
+  }
+}
+
+export type Fields = Record<string, unknown>;
+
+export interface ExportedAlert {
+  id: string;
+  monitorId: string;
+  monitorLabel: string;
+  /** Canonical values, documented defaults included (they are left out when written). */
+  values: Fields;
+}
+
+export interface ExportedMonitor {
+  id: string;
+  label: string;
+  /** Per-monitor identity fields, always written. */
+  ip_address: string;
+  test_account: string;
+  /** Canonical values of the factorable fields, documented defaults included. */
+  values: Fields;
+  meta: Record<string, string>;
+  alerts: ExportedAlert[];
+}
+
+export interface ExportedGroup {
+  id: string;
+  name: string;
+  /** Member labels, sorted. */
+  members: string[];
+  /** Ids of the members, to place monitors into per-group files. */
+  memberIds: Set<string>;
+}
+
+export interface ExportModel {
+  owner: string;
+  monitors: ExportedMonitor[];
+  /** Alerts on monitors of other types (top-level `alerts:`). */
+  alerts: ExportedAlert[];
+  groups: ExportedGroup[];
+  defaults: { monitor: Fields; alert: Fields };
+  warnings: string[];
+}
+
+/** Monitor fields, in the order they are written, that can move into `defaults.monitor`. */
+export const MONITOR_FACTORABLE = [
+  'timer',
+  'time_zone',
+  'use_tls',
+  'port',
+  'ipv6',
+  'ttl',
+  'message_format',
+  'attachment',
+  'custom_subject',
+  'custom_body',
+] as const;
+
+/** Alert fields, in the order they are written, that can move into `defaults.alert`. */
+export const ALERT_FACTORABLE = [
+  'timeout',
+  'alert_destinations',
+  'message_init',
+  'message_term',
+  'down_only',
+  'repeat',
+] as const;
+
+/**
+ * What an omitted field means: the API's documented create defaults for monitors; for alerts the
+ * values the service treats as "nothing" (no destinations, empty texts, flags off). `undefined`
+ * marks fields without a default (required ones).
+ */
+const MONITOR_DEFAULTS: Fields = {
+  use_tls: DOCUMENTED_MONITOR_DEFAULTS.use_tls,
+  port: DOCUMENTED_MONITOR_DEFAULTS.port,
+  ipv6: DOCUMENTED_MONITOR_DEFAULTS.ipv6,
+  ttl: DOCUMENTED_MONITOR_DEFAULTS.ttl,
+  message_format: DOCUMENTED_MONITOR_DEFAULTS.message_format,
+  attachment: DOCUMENTED_MONITOR_DEFAULTS.attachment,
+  custom_subject: DOCUMENTED_MONITOR_DEFAULTS.custom_subject,
+  custom_body: DOCUMENTED_MONITOR_DEFAULTS.custom_body,
+};
+
+const ALERT_DEFAULTS: Fields = {
+  alert_destinations: [],
+  message_init: '',
+  message_term: '',
+  down_only: false,
+  repeat: false,
+};
+
+export interface BuildOptions {
+  match?: readonly string[];
+  owner: string;
+}
+
+/** Code-point order: the same in every locale, so output bytes never depend on the machine. */
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function isDefault(field: string, value: unknown, defaults: Fields): boolean {
+  return field in defaults && sameValue(value, defaults[field]);
+}
+
+export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
+  const warnings: string[] = [];
+  const problems: string[] = [];
+  const globs = (opts.match ?? []).map((g) => ({ glob: g, test: makeMatcher([g]) }));
+  const used = new Set<string>();
+  const matchOf = (text: string) => {
+    if (globs.length === 0) return true;
+    let hit = false;
+    for (const g of globs) {
+      if (g.test(text)) {
+        used.add(g.glob);
+        hit = true;
+      }
+    }
+    return hit;
+  };
+
+  const byId = new Map(live.monitors.map((m) => [m.id, m]));
+  const labelCount = countBy(live.monitors.map((m) => m.label));
+
+  // Destinations are written by label, so a label must name exactly one destination.
+  const destLabels = new Map<string, string>();
+  const destLabelIds = new Map<string, string[]>();
+  for (const d of live.destinations) {
+    destLabels.set(d.id, d.label);
+    destLabelIds.set(d.label, [...(destLabelIds.get(d.label) ?? []), d.id]);
+  }
+
+  // Which SMTP monitors are exported.
+  const selected: Monitor[] = [];
+  for (const m of live.monitors) {
+    if (m.type !== 'smtp' || !matchOf(m.label)) continue;
+    const marker = m.meta[OWNER_META_KEY];
+    if (marker !== undefined && marker !== opts.owner) {
+      warnings.push(
+        `monitor "${m.label}" (id ${m.id}) is managed by "${marker}" (meta ${OWNER_META_KEY}), not "${opts.owner}": left out; export with --owner ${marker} to take it over`,
+      );
+      continue;
+    }
+    const missing = (['ip_address', 'test_account', 'timer', 'time_zone'] as const).filter((f) => m[f] === null || m[f] === '');
+    if (missing.length > 0) {
+      warnings.push(`monitor "${m.label}" (id ${m.id}) has no ${missing.join(', ')} in the account: left out, it could not be declared`);
+      continue;
+    }
+    selected.push(m);
+  }
+
+  const selectedIds = new Set(selected.map((m) => m.id));
+  const dupes = [...groupBy(selected, (m) => m.label)].filter(([, ms]) => ms.length > 1);
+  for (const [label, ms] of dupes.sort(([a], [b]) => cmp(a, b))) {
+    problems.push(`label "${label}" is shared by the SMTP monitors with ids ${ms.map((m) => m.id).sort(cmp).join(', ')}`);
+  }
+  for (const m of selected) {
+    const others = live.monitors.filter((o) => o.label === m.label && o.type !== 'smtp');
+    if (others.length > 0) {
+      warnings.push(
+        `label "${m.label}" is also used by ${others.map((o) => `a ${o.type} monitor (id ${o.id})`).join(', ')}: group members named "${m.label}" may be ambiguous`,
+      );
+    }
+  }
+
+  const destinationsOf = (a: Alert, where: string): string[] => {
+    const labels: string[] = [];
+    for (const id of a.alert_destinations) {
+      const label = destLabels.get(id);
+      if (label === undefined) {
+        warnings.push(`alert ${where} (id ${a.id}): destination id ${id} has no known label: left out of alert_destinations`);
+        continue;
+      }
+      const ids = destLabelIds.get(label) ?? [];
+      if (ids.length > 1) {
+        warnings.push(
+          `alert ${where} (id ${a.id}): destination label "${label}" names ${ids.length} destinations (ids ${[...ids].sort(cmp).join(', ')}): left out of alert_destinations`,
+        );
+        continue;
+      }
+      labels.push(label);
+    }
+    return [...new Set(labels)].sort(cmp);
+  };
+
+  const alertValues = (a: Alert, where: string): Fields => ({
+    subject_init: a.subject_init,
+    subject_term: a.subject_term,
+    timeout: a.timeout,
+    alert_destinations: destinationsOf(a, where),
+    message_init: a.message_init ?? '',
+    message_term: a.message_term ?? '',
+    down_only: a.down_only ?? false,
+    repeat: a.repeat ?? false,
+  });
+
+  // Alerts: nested under exported SMTP monitors, top level for monitors of other types.
+  const nested = new Map<string, ExportedAlert[]>();
+  const topLevel: ExportedAlert[] = [];
+  for (const a of live.alerts) {
+    const m = byId.get(a.monitor);
+    if (!m) {
+      warnings.push(`alert "${a.subject_init}" (id ${a.id}) is on monitor id ${a.monitor}, which the account did not list: left out`);
+      continue;
+    }
+    const where = `"${a.subject_init}" on "${m.label}"`;
+    if (selectedIds.has(m.id)) {
+      if (a.type !== 'up-down') {
+        warnings.push(`alert ${where} (id ${a.id}) is of type "${a.type}", which monsync cannot declare: left out`);
+        continue;
+      }
+      const list = nested.get(m.id) ?? [];
+      list.push({ id: a.id, monitorId: m.id, monitorLabel: m.label, values: alertValues(a, where) });
+      nested.set(m.id, list);
+    } else if (m.type !== 'smtp' && matchOf(m.label)) {
+      if (a.type !== 'up-down') {
+        warnings.push(`alert ${where} (id ${a.id}) is of type "${a.type}", which monsync cannot declare: left out`);
+        continue;
+      }
+      if ((labelCount.get(m.label) ?? 0) > 1) {
+        warnings.push(`alert ${where} (id ${a.id}): the label "${m.label}" names ${labelCount.get(m.label)} monitors, so the alert cannot be declared by it: left out`);
+        continue;
+      }
+      topLevel.push({ id: a.id, monitorId: m.id, monitorLabel: m.label, values: alertValues(a, where) });
+    }
+  }
+
+  // Two alerts on one monitor with one subject cannot be told apart by a plan.
+  const alertKey = (a: ExportedAlert, subject: string) => `${a.monitorId}\u0000${subject}`;
+  const subjects = new Map<string, ExportedAlert[]>();
+  for (const a of [...[...nested.values()].flat(), ...topLevel]) {
+    const key = alertKey(a, String(a.values.subject_init));
+    subjects.set(key, [...(subjects.get(key) ?? []), a]);
+  }
+  for (const list of [...subjects.values()].filter((l) => l.length > 1)) {
+    const first = list[0]!;
+    problems.push(
+      `monitor "${first.monitorLabel}" has ${list.length} alerts with the subject "${String(first.values.subject_init)}" (ids ${list.map((a) => a.id).sort(cmp).join(', ')})`,
+    );
+  }
+
+  // Groups, members by label.
+  const groupNames = countBy(live.groups.map((g) => g.name));
+  const groups: ExportedGroup[] = [];
+  for (const g of live.groups) {
+    if (!matchOf(g.name)) continue;
+    if ((groupNames.get(g.name) ?? 0) > 1) {
+      const ids = live.groups.filter((o) => o.name === g.name).map((o) => o.id).sort(cmp);
+      if (ids[0] === g.id) problems.push(`group name "${g.name}" is shared by the groups with ids ${ids.join(', ')}`);
+      continue;
+    }
+    const labels = new Set<string>();
+    const memberIds = new Set<string>();
+    for (const member of g.members) {
+      const label = member.label ?? byId.get(member.id)?.label ?? null;
+      if (label === null) {
+        warnings.push(`group "${g.name}": member id ${member.id} has no known label: left out of its monitors`);
+        continue;
+      }
+      if ((labelCount.get(label) ?? 0) > 1 && !selectedIds.has(member.id)) {
+        warnings.push(`group "${g.name}": member "${label}" (id ${member.id}) shares its label with another monitor, so the plan may resolve it to either`);
+      }
+      labels.add(label);
+      memberIds.add(member.id);
+    }
+    groups.push({ id: g.id, name: g.name, members: [...labels].sort(cmp), memberIds });
+  }
+  if (problems.length > 0) {
+    throw new ExportError(
+      `cannot export: ${problems.length} conflict${problems.length === 1 ? '' : 's'} a plan could not resolve; rename or delete one of each in the service (or narrow with --match)`,
+      problems.sort(cmp),
+    );
+  }
+
+  const alertOrder = (x: ExportedAlert, y: ExportedAlert) =>
+    cmp(x.monitorLabel, y.monitorLabel) ||
+    cmp(String(x.values.subject_init), String(y.values.subject_init)) ||
+    cmp(String(x.values.subject_term), String(y.values.subject_term)) ||
+    cmp(x.id, y.id);
+
+  const monitors: ExportedMonitor[] = selected
+    .map((m) => ({
+      id: m.id,
+      label: m.label,
+      ip_address: m.ip_address!,
+      test_account: m.test_account!,
+      values: monitorValues(m),
+      meta: userMeta(m.meta),
+      alerts: (nested.get(m.id) ?? []).sort(alertOrder),
+    }))
+    .sort((x, y) => cmp(x.label, y.label) || cmp(x.id, y.id));
+  const alerts = topLevel.sort(alertOrder);
+
+  groups.sort((x, y) => cmp(x.name, y.name) || cmp(x.id, y.id));
+
+  for (const g of opts.match ?? []) {
+    if (!used.has(g)) warnings.push(`--match ${g} matched no monitor or group`);
+  }
+
+  const allAlerts = [...monitors.flatMap((m) => m.alerts), ...alerts];
+  const defaults = {
+    monitor: factor(monitors.map((m) => m.values), MONITOR_FACTORABLE, MONITOR_DEFAULTS),
+    alert: factor(allAlerts.map((a) => a.values), ALERT_FACTORABLE, ALERT_DEFAULTS),
+  };
+
+  return { owner: opts.owner, monitors, alerts, groups, defaults, warnings };
+}
+
+/** Canonical values of a monitor's factorable fields: null (not sent) means the documented default. */
+function monitorValues(m: Monitor): Fields {
+  const v: Fields = {
+    timer: m.timer,
+    time_zone: m.time_zone,
+    use_tls: m.use_tls ?? MONITOR_DEFAULTS.use_tls,
+    port: m.port ?? MONITOR_DEFAULTS.port,
+    ipv6: m.ipv6 ?? MONITOR_DEFAULTS.ipv6,
+    ttl: m.ttl ?? MONITOR_DEFAULTS.ttl,
+    message_format: m.message_format ?? MONITOR_DEFAULTS.message_format,
+    attachment: m.attachment ?? null,
+    custom_subject: m.custom_subject ?? '',
+    custom_body: m.custom_body ?? '',
+  };
+  return v;
+}
+
+function userMeta(meta: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(meta).sort(cmp)) {
+    if (key === OWNER_META_KEY) continue;
+    out[key] = meta[key]!;
+  }
+  return out;
+}
+
+/**
+ * The values every item shares (and that are not already the documented default) go to
+ * `defaults`; the caller then writes per item only what differs from both.
+ */
+function factor(items: Fields[], fields: readonly string[], documented: Fields): Fields {
+  const out: Fields = {};
+  if (items.length === 0) return out;
+  for (const f of fields) {
+    const first = items[0]![f];
+    if (first === null || first === undefined) continue;
+    if (isDefault(f, first, documented)) continue;
+    if (items.every((it) => sameValue(it[f], first))) out[f] = first;
+  }
+  return out;
+}
+
+/** Fields of one item to write: neither the documented default nor taken from `defaults`. */
+export function ownFields(values: Fields, fields: readonly string[], documented: 'monitor' | 'alert', factored: Fields): Fields {
+  const defaults = documented === 'monitor' ? MONITOR_DEFAULTS : ALERT_DEFAULTS;
+  const out: Fields = {};
+  for (const f of fields) {
+    const v = values[f];
+    if (v === null || v === undefined) continue;
+    if (f in factored) continue;
+    if (isDefault(f, v, defaults)) continue;
+    out[f] = v;
+  }
+  return out;
+}
+
+function countBy(values: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
+  return m;
+}
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    m.set(k, [...(m.get(k) ?? []), it]);
+  }
+  return m;
+}
