@@ -41,7 +41,8 @@ export class ApiError extends Error {
     serviceError?: string | null;
     maybeApplied?: boolean;
   }) {
-    super(`${init.message} (${init.method} ${init.path})`);
+    // Configuration errors raised before any request exists have neither method nor path.
+    super(init.method || init.path ? `${init.message} (${init.method} ${init.path})` : init.message);
     this.kind = init.kind;
     this.method = init.method;
     this.path = init.path;

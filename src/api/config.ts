@@ -1,0 +1,79 @@
+/**
+ * Client options from the environment. Every credential is registered with redact() the moment
+ * it is read, and no message here ever echoes a URL or credential value: only variable names.
+ */
+import { registerSecret } from '../util/redact.js';
+import type { MonitoringClientOptions } from './client.js';
+import { ApiError } from './errors.js';
+import { parseBaseUrl } from './url.js';
+
+export interface ClientOverrides {
+  /** Takes precedence over MONSYNC_URL (e.g. a --url option). */
+  url?: string;
+  timeoutMs?: number;
+  concurrency?: number;
+}
+
+const SANDBOX_HINT = 'for a local sandbox, run `monsync emulator` and set MONSYNC_URL=http://127.0.0.1:8181';
+
+function configError(message: string): ApiError {
+  return new ApiError({ kind: 'config', method: '', path: '', message });
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v.trim() === '' ? undefined : v;
+}
+
+export function clientOptionsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+  overrides: ClientOverrides = {},
+): MonitoringClientOptions {
+  const username = nonEmpty(env['MONSYNC_USERNAME']);
+  const password = nonEmpty(env['MONSYNC_PASSWORD']);
+  const clientId = nonEmpty(env['MONSYNC_CLIENT_ID']);
+  const clientSecret = nonEmpty(env['MONSYNC_CLIENT_SECRET']);
+  registerSecret(password);
+  registerSecret(clientSecret);
+
+  const fromOverride = nonEmpty(overrides.url);
+  const rawUrl = fromOverride ?? nonEmpty(env['MONSYNC_URL']);
+  if (rawUrl === undefined) {
+    throw configError(`no service URL: set MONSYNC_URL (e.g. https://api.knowledgefront.com); ${SANDBOX_HINT}`);
+  }
+  // A password typed into the URL is a secret too, even though the URL is refused.
+  try {
+    const u = new URL(rawUrl);
+    if (u.password) registerSecret(decodeURIComponent(u.password));
+  } catch {
+    // parseBaseUrl reports unparsable URLs.
+  }
+  const { baseUrl } = parseBaseUrl(rawUrl, fromOverride !== undefined ? 'the --url value' : 'MONSYNC_URL');
+
+  if (username === undefined && password === undefined) {
+    throw configError(`no v1 credentials: set MONSYNC_USERNAME and MONSYNC_PASSWORD; ${SANDBOX_HINT}`);
+  }
+  if (username === undefined) throw configError(`MONSYNC_PASSWORD is set but MONSYNC_USERNAME is not: set MONSYNC_USERNAME`);
+  if (password === undefined) throw configError(`MONSYNC_USERNAME is set but MONSYNC_PASSWORD is not: set MONSYNC_PASSWORD`);
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    throw configError(
+      clientId === undefined
+        ? 'MONSYNC_CLIENT_SECRET is set but MONSYNC_CLIENT_ID is not: set both or neither'
+        : 'MONSYNC_CLIENT_ID is set but MONSYNC_CLIENT_SECRET is not: set both or neither',
+    );
+  }
+
+  const opts: MonitoringClientOptions = { baseUrl, username, password };
+  if (clientId !== undefined && clientSecret !== undefined) {
+    opts.clientId = clientId;
+    opts.clientSecret = clientSecret;
+  }
+  if (overrides.timeoutMs !== undefined) {
+    if (!(Number.isFinite(overrides.timeoutMs) && overrides.timeoutMs > 0)) throw configError('timeout must be a positive number of milliseconds');
+    opts.timeoutMs = overrides.timeoutMs;
+  }
+  if (overrides.concurrency !== undefined) {
+    if (!(Number.isInteger(overrides.concurrency) && overrides.concurrency >= 1)) throw configError('concurrency must be a positive integer');
+    opts.concurrency = overrides.concurrency;
+  }
+  return opts;
+}

@@ -1,0 +1,452 @@
+/**
+ * Pure functions from the service's wire JSON to the canonical shapes of src/model/live.ts and
+ * src/api/types.ts. Every quirk the API document or the real service shows is absorbed here and
+ * nowhere else: display-form types (`Up/Down Alert`, `DNS Query`), upper-case destination types,
+ * numbers sent as strings, `hostname` for `ip_address`, `flag` for `complete`, the three shapes of
+ * group `monitors`, '' for "no attachment", missing optional fields.
+ *
+ * Policy: a missing `id` or an item that is not an object is malformed (nothing downstream can use
+ * it). Other missing fields take the canonical "unknown" value (null, '', [], {}), as the model
+ * documents. A field that is present with a type that cannot be read (an object where a string
+ * belongs, an unknown enum value) is malformed too: guessing would make plan lie. Malformed input
+ * throws ApiError kind `malformed` naming the JSON location and, when known, the request.
+ */
+import type { Alert, Attachment, Destination, Group, GroupMember, GroupSummary, MessageFormat, Monitor, UseTls } from '../model/live.js';
+import { ApiError } from './errors.js';
+import type {
+  DataItem,
+  FilteredStatusEntry,
+  Hop,
+  MonitorData,
+  PausedAlert,
+  ResponseAnalysis,
+  StatusEntry,
+  StatusSummary,
+  TestData,
+  Token,
+} from './types.js';
+
+/** The request a body came from, for error messages. Empty in unit tests. */
+export interface Origin {
+  method: string;
+  path: string;
+}
+
+const NO_ORIGIN: Origin = { method: '', path: '' };
+
+type Obj = Record<string, unknown>;
+
+function fail(origin: Origin, at: string, what: string): never {
+  throw new ApiError({ kind: 'malformed', method: origin.method, path: origin.path, message: `malformed response: ${at} ${what}` });
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+export function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function asObject(v: unknown, at: string, origin: Origin = NO_ORIGIN): Obj {
+  if (!isObject(v)) fail(origin, at, `is ${describe(v)}, expected an object`);
+  return v;
+}
+
+export function asArray(v: unknown, at: string, origin: Origin = NO_ORIGIN): unknown[] {
+  if (!Array.isArray(v)) fail(origin, at, `is ${v === undefined ? 'missing' : describe(v)}, expected an array`);
+  return v;
+}
+
+function idOf(o: Obj, key: string, at: string, origin: Origin): string {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  // Identifiers are opaque strings; a service that sends them as numbers still means the same id.
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  fail(origin, `${at}.${key}`, v === undefined || v === null || v === '' ? 'is missing' : `is ${describe(v)}, expected an id`);
+}
+
+function strOrNull(o: Obj, key: string, at: string, origin: Origin): string | null {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  fail(origin, `${at}.${key}`, `is ${describe(v)}, expected a string`);
+}
+
+function str(o: Obj, key: string, at: string, origin: Origin): string {
+  return strOrNull(o, key, at, origin) ?? '';
+}
+
+const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
+
+/** Numbers, also when sent as numeric strings ("5"); '' and null mean unknown. */
+export function toNumberOrNull(v: unknown): number | null | undefined {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string') {
+    if (v.trim() === '') return null;
+    return NUMERIC.test(v) ? Number(v) : undefined;
+  }
+  return undefined;
+}
+
+function numOrNull(o: Obj, key: string, at: string, origin: Origin): number | null {
+  const n = toNumberOrNull(o[key]);
+  if (n === undefined) fail(origin, `${at}.${key}`, `is ${describe(o[key])} ${JSON.stringify(o[key])}, expected a number`);
+  return n;
+}
+
+function numRequired(o: Obj, key: string, at: string, origin: Origin): number {
+  const n = numOrNull(o, key, at, origin);
+  if (n === null) fail(origin, `${at}.${key}`, 'is missing');
+  return n;
+}
+
+/** Booleans, also as 0/1 or "true"/"false"/"0"/"1", which loosely typed services send. */
+export function toBooleanOrNull(v: unknown): boolean | null | undefined {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'boolean') return v;
+  if (v === 1 || v === '1' || v === 'true') return true;
+  if (v === 0 || v === '0' || v === 'false') return false;
+  return undefined;
+}
+
+function boolOrNull(o: Obj, key: string, at: string, origin: Origin): boolean | null {
+  const b = toBooleanOrNull(o[key]);
+  if (b === undefined) fail(origin, `${at}.${key}`, `is ${describe(o[key])}, expected a boolean`);
+  return b;
+}
+
+function bool(o: Obj, key: string, at: string, origin: Origin, fallback: boolean): boolean {
+  return boolOrNull(o, key, at, origin) ?? fallback;
+}
+
+function strArrayOrNull(o: Obj, key: string, at: string, origin: Origin): string[] | null {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  const arr = asArray(v, `${at}.${key}`, origin);
+  return arr.map((item, i) => {
+    if (typeof item === 'string') return item;
+    if (typeof item === 'number' && Number.isFinite(item)) return String(item);
+    fail(origin, `${at}.${key}[${i}]`, `is ${describe(item)}, expected a string`);
+  });
+}
+
+function meta(o: Obj, key: string, at: string, origin: Origin): Record<string, string> {
+  const v = o[key];
+  // An empty JSON array is how some serialisers write an empty map.
+  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) return {};
+  const m = asObject(v, `${at}.${key}`, origin);
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(m)) {
+    if (typeof val === 'string') out[k] = val;
+    else if (typeof val === 'number' || typeof val === 'boolean') out[k] = String(val);
+    else fail(origin, `${at}.${key}.${k}`, `is ${describe(val)}, expected a string`);
+  }
+  return out;
+}
+
+function enumOrNull<T extends string>(
+  o: Obj,
+  key: string,
+  allowed: readonly T[],
+  at: string,
+  origin: Origin,
+  emptyIsNull = false,
+): T | null {
+  const s = strOrNull(o, key, at, origin);
+  if (s === null) return null;
+  const lower = s.trim().toLowerCase();
+  if (lower === '' && emptyIsNull) return null;
+  if ((allowed as readonly string[]).includes(lower)) return lower as T;
+  fail(origin, `${at}.${key}`, `has unknown value ${JSON.stringify(s)} (expected ${allowed.join(', ')})`);
+}
+
+/** `DNS Query` -> `dns-query`, `SMTP` -> `smtp`, `TCP Port` -> `tcp-port`; canonical values pass unchanged. */
+export function canonicalMonitorType(s: string): string {
+  return s.trim().toLowerCase().replace(/[\s_/]+/g, '-');
+}
+
+/** `Up/Down Alert` (list display form) -> `up-down`; `up-down` unchanged. */
+export function canonicalAlertType(s: string): string {
+  return s
+    .trim()
+    .toLowerCase()
+    .replace(/\s+alert$/, '')
+    .replace(/[\s_/]+/g, '-');
+}
+
+/** `EMAIL` -> `email`. */
+export function canonicalDestinationType(s: string): string {
+  return s.trim().toLowerCase();
+}
+
+const USE_TLS: readonly UseTls[] = ['on', 'off', 'auto'];
+const ATTACHMENTS: readonly Attachment[] = ['docx', 'pdf'];
+const MESSAGE_FORMATS: readonly MessageFormat[] = ['text/plain', 'text/html'];
+
+export function normalizeMonitor(raw: unknown, at = 'monitor', origin: Origin = NO_ORIGIN): Monitor {
+  const o = asObject(raw, at, origin);
+  const ipAddress = strOrNull(o, 'ip_address', at, origin) ?? strOrNull(o, 'hostname', at, origin);
+  return {
+    id: idOf(o, 'id', at, origin),
+    label: str(o, 'label', at, origin),
+    type: canonicalMonitorType(str(o, 'type', at, origin)),
+    description: strOrNull(o, 'description', at, origin),
+    ip_address: ipAddress,
+    port: numOrNull(o, 'port', at, origin),
+    ipv6: boolOrNull(o, 'ipv6', at, origin),
+    use_tls: enumOrNull(o, 'use_tls', USE_TLS, at, origin),
+    use_client_cert: boolOrNull(o, 'use_client_cert', at, origin),
+    test_account: strOrNull(o, 'test_account', at, origin),
+    attachment: enumOrNull(o, 'attachment', ATTACHMENTS, at, origin, true),
+    custom_subject: strOrNull(o, 'custom_subject', at, origin),
+    custom_body: strOrNull(o, 'custom_body', at, origin),
+    message_format: enumOrNull(o, 'message_format', MESSAGE_FORMATS, at, origin),
+    timer: numOrNull(o, 'timer', at, origin),
+    ttl: numOrNull(o, 'ttl', at, origin),
+    timeout: numOrNull(o, 'timeout', at, origin),
+    time_zone: strOrNull(o, 'time_zone', at, origin),
+    data_label: strOrNull(o, 'data_label', at, origin),
+    meta: meta(o, 'meta', at, origin),
+    alerts: strArrayOrNull(o, 'alerts', at, origin) ?? [],
+    // Absent means "not reported" (other monitor types), which is not the same as "in no group".
+    groups: strArrayOrNull(o, 'groups', at, origin),
+  };
+}
+
+export function normalizeAlert(raw: unknown, at = 'alert', origin: Origin = NO_ORIGIN): Alert {
+  const o = asObject(raw, at, origin);
+  return {
+    id: idOf(o, 'id', at, origin),
+    type: canonicalAlertType(str(o, 'type', at, origin)),
+    monitor: str(o, 'monitor', at, origin),
+    alert_destinations: strArrayOrNull(o, 'alert_destinations', at, origin) ?? [],
+    subject_init: str(o, 'subject_init', at, origin),
+    subject_term: str(o, 'subject_term', at, origin),
+    message_init: str(o, 'message_init', at, origin),
+    message_term: str(o, 'message_term', at, origin),
+    down_only: bool(o, 'down_only', at, origin, false),
+    repeat: bool(o, 'repeat', at, origin, false),
+    timeout: numOrNull(o, 'timeout', at, origin),
+    violations: strOrNull(o, 'violations', at, origin),
+  };
+}
+
+export function normalizeDestination(raw: unknown, at = 'alertdestination', origin: Origin = NO_ORIGIN): Destination {
+  const o = asObject(raw, at, origin);
+  return {
+    id: idOf(o, 'id', at, origin),
+    label: str(o, 'label', at, origin),
+    destination: str(o, 'destination', at, origin),
+    type: canonicalDestinationType(str(o, 'type', at, origin)),
+    // Only an explicit opt-out makes a destination unsubscribed.
+    subscribed: bool(o, 'subscribed', at, origin, true),
+  };
+}
+
+export function normalizeGroupSummary(raw: unknown, at = 'group', origin: Origin = NO_ORIGIN): GroupSummary {
+  const o = asObject(raw, at, origin);
+  return { id: idOf(o, 'id', at, origin), name: str(o, 'name', at, origin) };
+}
+
+/** Group `monitors` as ids (create response), as `{id, label}` objects (reads), or null (none given). */
+export function normalizeGroupMembers(raw: unknown, at = 'group.monitors', origin: Origin = NO_ORIGIN): GroupMember[] {
+  if (raw === undefined || raw === null) return [];
+  return asArray(raw, at, origin).map((item, i): GroupMember => {
+    const here = `${at}[${i}]`;
+    if (typeof item === 'string' && item !== '') return { id: item, label: null };
+    if (typeof item === 'number' && Number.isFinite(item)) return { id: String(item), label: null };
+    const o = asObject(item, here, origin);
+    return { id: idOf(o, 'id', here, origin), label: strOrNull(o, 'label', here, origin) };
+  });
+}
+
+export function normalizeGroup(raw: unknown, at = 'group', origin: Origin = NO_ORIGIN): Group {
+  const o = asObject(raw, at, origin);
+  return {
+    id: idOf(o, 'id', at, origin),
+    name: str(o, 'name', at, origin),
+    members: normalizeGroupMembers(o['monitors'], `${at}.monitors`, origin),
+  };
+}
+
+export function normalizeStatusEntry(raw: unknown, at = 'monitor_list[]', origin: Origin = NO_ORIGIN): StatusEntry {
+  const o = asObject(raw, at, origin);
+  return {
+    id: idOf(o, 'id', at, origin),
+    label: str(o, 'label', at, origin),
+    type: canonicalMonitorType(str(o, 'type', at, origin)),
+    alert_active: bool(o, 'alert_active', at, origin, false),
+  };
+}
+
+/** v1 Status (`monitor_list`) and v2 status (`monitors`) share one canonical summary. */
+export function normalizeStatusSummary(
+  body: Obj,
+  listKey: 'monitor_list' | 'monitors',
+  origin: Origin = NO_ORIGIN,
+): StatusSummary {
+  const monitors = asArray(body[listKey], listKey, origin).map((m, i) =>
+    normalizeStatusEntry(m, `${listKey}[${i}]`, origin),
+  );
+  const global = boolOrNull(body, 'global_alert_active', 'response', origin);
+  return {
+    // The flag is documented as "any alert active"; derive it if a response left it out.
+    global_alert_active: global ?? monitors.some((m) => m.alert_active),
+    monitors,
+  };
+}
+
+/** An empty object or array where an object is expected means "none" (no test yet). */
+function emptyish(v: unknown): boolean {
+  return (
+    v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)
+  );
+}
+
+export function normalizeTestData(raw: unknown, at = 'last_test', origin: Origin = NO_ORIGIN): TestData | null {
+  if (emptyish(raw)) return null;
+  const o = asObject(raw, at, origin);
+  const complete = boolOrNull(o, 'complete', at, origin) ?? boolOrNull(o, 'flag', at, origin) ?? false;
+  return {
+    duration: numOrNull(o, 'duration', at, origin),
+    error: strOrNull(o, 'error', at, origin),
+    complete,
+    time_init: strOrNull(o, 'time_init', at, origin),
+    time_term: strOrNull(o, 'time_term', at, origin),
+    utc_mktime: numOrNull(o, 'utc_mktime', at, origin),
+    utc_time_init: strOrNull(o, 'utc_time_init', at, origin),
+    utc_time_term: strOrNull(o, 'utc_time_term', at, origin),
+  };
+}
+
+export function normalizeFilteredStatusEntry(
+  raw: unknown,
+  at = 'monitor_list[]',
+  origin: Origin = NO_ORIGIN,
+): FilteredStatusEntry {
+  const o = asObject(raw, at, origin);
+  let lastAlert: FilteredStatusEntry['last_alert'] = null;
+  if (!emptyish(o['last_alert'])) {
+    const la = asObject(o['last_alert'], `${at}.last_alert`, origin);
+    lastAlert = {
+      alert: str(la, 'alert', `${at}.last_alert`, origin),
+      monitor: str(la, 'monitor', `${at}.last_alert`, origin),
+      time: str(la, 'time', `${at}.last_alert`, origin),
+    };
+  }
+  return {
+    monitor: idOf(o, 'monitor', at, origin),
+    label: str(o, 'label', at, origin),
+    alert_active: bool(o, 'alert_active', at, origin, false),
+    alert_count: numOrNull(o, 'alert_count', at, origin) ?? 0,
+    fail_count: numOrNull(o, 'fail_count', at, origin) ?? 0,
+    test_count: numOrNull(o, 'test_count', at, origin) ?? 0,
+    last_alert: lastAlert,
+    last_failed: normalizeTestData(o['last_failed'], `${at}.last_failed`, origin),
+    last_test: normalizeTestData(o['last_test'], `${at}.last_test`, origin),
+  };
+}
+
+export function normalizeDataItem(raw: unknown, at = 'data[]', origin: Origin = NO_ORIGIN): DataItem {
+  const o = asObject(raw, at, origin);
+  const time = strOrNull(o, 'time', at, origin);
+  const utcTime = strOrNull(o, 'utc_time', at, origin);
+  if (time === null) fail(origin, `${at}.time`, 'is missing');
+  if (utcTime === null) fail(origin, `${at}.utc_time`, 'is missing');
+  return {
+    value: numOrNull(o, 'value', at, origin),
+    failed: bool(o, 'failed', at, origin, false),
+    error: strOrNull(o, 'error', at, origin),
+    samples: numOrNull(o, 'samples', at, origin),
+    alert_matches: strArrayOrNull(o, 'alert_matches', at, origin) ?? [],
+    time,
+    utc_time: utcTime,
+    utc_mktime: numRequired(o, 'utc_mktime', at, origin),
+  };
+}
+
+export function normalizeMonitorData(body: Obj, origin: Origin = NO_ORIGIN): MonitorData {
+  return {
+    begin: numRequired(body, 'begin', 'response', origin),
+    end: numRequired(body, 'end', 'response', origin),
+    monitor: idOf(body, 'monitor', 'response', origin),
+    monitor_label: str(body, 'monitor_label', 'response', origin),
+    data: asArray(body['data'] ?? [], 'data', origin).map((d, i) => normalizeDataItem(d, `data[${i}]`, origin)),
+  };
+}
+
+export function normalizeHop(raw: unknown, at = 'analysis[][]', origin: Origin = NO_ORIGIN): Hop {
+  const o = asObject(raw, at, origin);
+  return {
+    source: str(o, 'source', at, origin),
+    destination: str(o, 'destination', at, origin),
+    time: numRequired(o, 'time', at, origin),
+    duration: numRequired(o, 'duration', at, origin),
+  };
+}
+
+export function normalizeResponseAnalysis(body: Obj, origin: Origin = NO_ORIGIN): ResponseAnalysis {
+  return {
+    begin: numRequired(body, 'begin', 'response', origin),
+    end: numRequired(body, 'end', 'response', origin),
+    analysis: asArray(body['analysis'] ?? [], 'analysis', origin).map((msg, i) =>
+      asArray(msg, `analysis[${i}]`, origin).map((hop, j) => normalizeHop(hop, `analysis[${i}][${j}]`, origin)),
+    ),
+  };
+}
+
+export function normalizePausedAlert(raw: unknown, at = 'alert_list[]', origin: Origin = NO_ORIGIN): PausedAlert {
+  const o = asObject(raw, at, origin);
+  return {
+    id: idOf(o, 'id', at, origin),
+    monitor: str(o, 'monitor', at, origin),
+    seconds: numOrNull(o, 'seconds', at, origin) ?? 0,
+  };
+}
+
+/** A list of ids (`alert_list` of the pause endpoints). */
+export function normalizeIdList(raw: unknown, at = 'alert_list', origin: Origin = NO_ORIGIN): string[] {
+  if (raw === undefined || raw === null) return [];
+  return asArray(raw, at, origin).map((item, i) => {
+    if (typeof item === 'string' && item !== '') return item;
+    if (typeof item === 'number' && Number.isFinite(item)) return String(item);
+    // Tolerate `{id, ...}` entries: the ids are what callers need.
+    if (isObject(item)) return idOf(item, 'id', `${at}[${i}]`, origin);
+    fail(origin, `${at}[${i}]`, `is ${describe(item)}, expected an id`);
+  });
+}
+
+export function normalizeToken(raw: unknown, origin: Origin = NO_ORIGIN): Token {
+  const o = asObject(raw, 'response', origin);
+  const token = o['access_token'];
+  // Never echo the value: it is a credential.
+  if (typeof token !== 'string' || token === '') fail(origin, 'response.access_token', 'is missing');
+  const expires = numOrNull(o, 'expires_in', 'response', origin);
+  if (expires === null || expires <= 0) fail(origin, 'response.expires_in', 'is missing');
+  return {
+    access_token: token,
+    token_type: strOrNull(o, 'token_type', 'response', origin) ?? 'Bearer',
+    expires_in: expires,
+  };
+}
+
+/** Reads a number field that echoes a request value (`t`, `seconds`), falling back to what was sent. */
+export function echoedNumber(body: Obj, key: string, sent: number | undefined, origin: Origin = NO_ORIGIN): number {
+  const n = numOrNull(body, key, 'response', origin);
+  if (n !== null) return n;
+  if (sent !== undefined) return sent;
+  fail(origin, `response.${key}`, 'is missing');
+}
+
+export function requiredId(body: Obj, key: string, at = 'response', origin: Origin = NO_ORIGIN): string {
+  return idOf(body, key, at, origin);
+}
+
+export function optionalString(body: Obj, key: string, at = 'response', origin: Origin = NO_ORIGIN): string {
+  return str(body, key, at, origin);
+}
