@@ -5,7 +5,7 @@
  * always gives the same documents.
  */
 import type { Alert, LiveState, Monitor } from '../model/live.js';
-import { DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
+import { ALLOWED_TIMERS, ALLOWED_TTLS, DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
 import { makeMatcher } from './glob.js';
 
 /** A refusal to export: the output could not be planned (e.g. two monitors share a label). */
@@ -170,19 +170,30 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
       warnings.push(`monitor "${m.label}" (id ${m.id}) has no ${missing.join(', ')} in the account: left out, it could not be declared`);
       continue;
     }
+    if (m.timer !== null && !(ALLOWED_TIMERS as readonly number[]).includes(m.timer)) {
+      warnings.push(`monitor "${m.label}" (id ${m.id}) runs every ${m.timer} minutes, which cannot be declared (${ALLOWED_TIMERS.join(', ')}): written as is, change it before planning`);
+    }
+    if (m.ttl !== null && !(ALLOWED_TTLS as readonly number[]).includes(m.ttl)) {
+      warnings.push(`monitor "${m.label}" (id ${m.id}) has ttl ${m.ttl}, which cannot be declared (${ALLOWED_TTLS.join(', ')}): written as is, change it before planning`);
+    }
     selected.push(m);
   }
 
   const selectedIds = new Set(selected.map((m) => m.id));
-  const dupes = [...groupBy(selected, (m) => m.label)].filter(([, ms]) => ms.length > 1);
-  for (const [label, ms] of dupes.sort(([a], [b]) => cmp(a, b))) {
-    problems.push(`label "${label}" is shared by the SMTP monitors with ids ${ms.map((m) => m.id).sort(cmp).join(', ')}`);
-  }
+  // The plan identifies monitors by label across all types and owners: a shared label cannot be declared.
+  const byLabel = groupBy(live.monitors, (m) => m.label);
+  const conflicting = new Set<string>();
   for (const m of selected) {
-    const others = live.monitors.filter((o) => o.label === m.label && o.type !== 'smtp');
-    if (others.length > 0) {
+    const same = byLabel.get(m.label) ?? [];
+    if (same.length < 2 || conflicting.has(m.label)) continue;
+    conflicting.add(m.label);
+    const list = [...same].sort((x, y) => cmp(x.id, y.id)).map((o) => (o.type === 'smtp' ? o.id : `${o.id} (${o.type})`));
+    problems.push(`label "${m.label}" is shared by the monitors with ids ${list.join(', ')}`);
+  }
+  for (const m of live.monitors) {
+    if (m.type === 'smtp' && m.meta[OWNER_META_KEY] === opts.owner && !selectedIds.has(m.id)) {
       warnings.push(
-        `label "${m.label}" is also used by ${others.map((o) => `a ${o.type} monitor (id ${o.id})`).join(', ')}: group members named "${m.label}" may be ambiguous`,
+        `monitor "${m.label}" (id ${m.id}) is marked ${OWNER_META_KEY}: ${opts.owner} but not exported: a plan of this export would delete it`,
       );
     }
   }
@@ -233,6 +244,9 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
         warnings.push(`alert ${where} (id ${a.id}) is of type "${a.type}", which monsync cannot declare: left out`);
         continue;
       }
+      if (a.timeout === null) {
+        warnings.push(`alert ${where} (id ${a.id}) has no timeout in the account: written without one; add one (validate asks for it)`);
+      }
       const list = nested.get(m.id) ?? [];
       list.push({ id: a.id, monitorId: m.id, monitorLabel: m.label, values: alertValues(a, where) });
       nested.set(m.id, list);
@@ -243,6 +257,10 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
       }
       if ((labelCount.get(m.label) ?? 0) > 1) {
         warnings.push(`alert ${where} (id ${a.id}): the label "${m.label}" names ${labelCount.get(m.label)} monitors, so the alert cannot be declared by it: left out`);
+        continue;
+      }
+      if (a.timeout === null) {
+        warnings.push(`alert ${where} (id ${a.id}) has no timeout in the account; declaring it would set one: left out`);
         continue;
       }
       topLevel.push({ id: a.id, monitorId: m.id, monitorLabel: m.label, values: alertValues(a, where) });
@@ -281,8 +299,9 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
         warnings.push(`group "${g.name}": member id ${member.id} has no known label: left out of its monitors`);
         continue;
       }
-      if ((labelCount.get(label) ?? 0) > 1 && !selectedIds.has(member.id)) {
-        warnings.push(`group "${g.name}": member "${label}" (id ${member.id}) shares its label with another monitor, so the plan may resolve it to either`);
+      if ((labelCount.get(label) ?? 0) > 1 && !conflicting.has(label)) {
+        const same = (byLabel.get(label) ?? []).map((o) => o.id).sort(cmp);
+        problems.push(`group "${g.name}": its member label "${label}" is shared by the monitors with ids ${same.join(', ')}`);
       }
       labels.add(label);
       memberIds.add(member.id);
@@ -290,9 +309,10 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
     groups.push({ id: g.id, name: g.name, members: [...labels].sort(cmp), memberIds });
   }
   if (problems.length > 0) {
+    const unique = [...new Set(problems)].sort(cmp);
     throw new ExportError(
-      `cannot export: ${problems.length} conflict${problems.length === 1 ? '' : 's'} a plan could not resolve; rename or delete one of each in the service (or narrow with --match)`,
-      problems.sort(cmp),
+      `cannot export: ${unique.length} conflict${unique.length === 1 ? '' : 's'} a plan could not resolve; rename or delete all but one of each in the service (or narrow with --match)`,
+      unique,
     );
   }
 
