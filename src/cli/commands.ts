@@ -7,8 +7,10 @@ import { register as registerApply } from './apply.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerExport } from './export.js';
 import { register as registerPlan } from './plan.js';
+import { register as registerValidate } from './validate.js';
 
 export function registerCommands(program: Command): void {
+  registerValidate(program);
   registerPlan(program);
   registerApply(program);
   registerExport(program);

@@ -1,0 +1,58 @@
+/**
+ * Stage 6: the DesiredState. Config defaults are merged (resolve.ts did that); the service's
+ * documented defaults are not, so a plan can tell what the user wrote from what the API assumes.
+ */
+import type { DesiredAlert, DesiredGroup, DesiredMonitor, DesiredState, MonitorSpec } from '../model/desired.js';
+import { SPEC_FIELDS } from './raw.js';
+import { valuePos, type Resolved, type ResolvedAlert } from './resolve.js';
+
+function buildAlert(a: ResolvedAlert): DesiredAlert {
+  const v = a.merged.values;
+  const alert: DesiredAlert = {
+    monitor: a.monitor,
+    subject_init: a.raw.subject_init,
+    subject_term: a.raw.subject_term,
+    // checkSemantics has reported alerts without a timeout; buildState only runs without errors.
+    timeout: v.timeout!,
+    alert_destinations: [...(v.alert_destinations ?? [])],
+    previous_subjects: [...(a.raw.previous_subjects ?? [])],
+    source: valuePos(a.ref),
+  };
+  if (v.message_init !== undefined) alert.message_init = v.message_init;
+  if (v.message_term !== undefined) alert.message_term = v.message_term;
+  if (v.down_only !== undefined) alert.down_only = v.down_only;
+  if (v.repeat !== undefined) alert.repeat = v.repeat;
+  return alert;
+}
+
+export function buildState(r: Resolved): DesiredState {
+  const monitors: DesiredMonitor[] = r.monitors.map((m) => {
+    const spec: Partial<MonitorSpec> = {};
+    for (const field of SPEC_FIELDS) {
+      const value = m.merged.values[field];
+      if (value !== undefined) (spec as Record<string, unknown>)[field] = value;
+    }
+    if (m.meta !== undefined) spec.meta = { ...m.meta };
+    return {
+      label: m.raw.label,
+      previous_labels: [...(m.raw.previous_labels ?? [])],
+      // The four required fields were checked by checkSemantics.
+      spec: spec as MonitorSpec,
+      alerts: m.alerts.map(buildAlert),
+      source: valuePos(m.ref),
+    };
+  });
+  const groups: DesiredGroup[] = r.groups.map((g) => ({
+    name: g.raw.name,
+    previous_names: [...(g.raw.previous_names ?? [])],
+    monitors: [...(g.raw.monitors ?? [])],
+    source: valuePos(g.ref),
+  }));
+  return {
+    settings: { owner: r.settings.owner, ignore: [...r.settings.ignore], prune: r.settings.prune },
+    monitors,
+    alerts: r.alerts.map(buildAlert),
+    groups,
+    files: r.files.map((f) => f.locator.file),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Problems found in configuration files. Every stage of the loader reports bad input as a
+ * Diagnostic instead of throwing, so one run can show the user everything that is wrong.
+ */
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  /** Path of the file as shown to the user (relative to the working directory). */
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based, counted in characters (UTF-16 code units). */
+  column: number;
+  message: string;
+  /** Absent means 'error'. */
+  severity?: Severity;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export function diag(file: string, pos: Position, message: string, severity?: Severity): Diagnostic {
+  const d: Diagnostic = { file, line: pos.line, column: pos.column, message };
+  if (severity) d.severity = severity;
+  return d;
+}
+
+export function isError(d: Diagnostic): boolean {
+  return d.severity !== 'warning';
+}
+
+/** By file, line, column; the original order breaks ties (Array.prototype.sort is stable). */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column,
+  );
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const prefix = d.severity === 'warning' ? 'warning: ' : '';
+  return `${d.file}:${d.line}:${d.column}: ${prefix}${d.message}`;
+}
+
+/** One line per diagnostic, sorted, in the `file:line:column: message` form editors and CI annotate. */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string[] {
+  return sortDiagnostics(diagnostics).map(formatDiagnostic);
+}
+
+/** Renders a user value inside a message: quoted, one line, and short. */
+export function show(value: unknown): string {
+  if (typeof value === 'string') {
+    const oneLine = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+    return JSON.stringify(oneLine);
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return String(value);
+}

@@ -1,0 +1,95 @@
+/**
+ * Stage 3: `${VAR}` and `${VAR:-default}` in string values, from the environment. `$${` is a
+ * literal `${`. Runs on the YAML document (not on plain data) so an unset variable is reported
+ * where it was written, and each anchored value is interpolated once however often it is aliased.
+ *
+ * `:-` follows the shell: the default applies when the variable is unset or empty. A plain
+ * (unquoted) scalar that is exactly one reference takes the type its value would have in YAML
+ * when it is an integer or true/false, so `port: ${SMTP_PORT:-25}` is a number; quote it to keep
+ * a string.
+ */
+import { Scalar, visit } from 'yaml';
+import { diag, type Diagnostic } from './diagnostics.js';
+import type { ParsedFile } from './parse.js';
+
+export type Env = Record<string, string | undefined>;
+
+const TOKEN = /\$\$\{|\$\{([^}]*)\}?/g;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+interface Problem {
+  /** The reference as written, to find it in the source text. */
+  token: string;
+  message: string;
+}
+
+/** Interpolates one string; `problems` is non-empty when it could not be. */
+export function interpolateString(value: string, env: Env): { value: string; problems: Problem[]; whole: boolean } {
+  const problems: Problem[] = [];
+  let count = 0;
+  let onlyToken = false;
+  const out = value.replace(TOKEN, (match, body: string | undefined, offset: number) => {
+    if (match === '$${') return '${';
+    count++;
+    onlyToken = match.length === value.length && offset === 0;
+    if (!match.endsWith('}')) {
+      problems.push({ token: match, message: `unterminated variable reference ${JSON.stringify(match)}: write \${NAME} or \${NAME:-default}` });
+      return match;
+    }
+    const sep = body!.indexOf(':-');
+    const name = sep >= 0 ? body!.slice(0, sep) : body!;
+    const fallback = sep >= 0 ? body!.slice(sep + 2) : undefined;
+    if (!NAME.test(name)) {
+      problems.push({
+        token: match,
+        message: `invalid variable reference ${JSON.stringify(match)}: a name is letters, digits and _ (not starting with a digit); write $\${ for a literal \${`,
+      });
+      return match;
+    }
+    const set = env[name];
+    if (set !== undefined && set !== '') return set;
+    if (fallback !== undefined) return fallback;
+    if (set === '') return '';
+    problems.push({ token: match, message: `environment variable ${name} is not set (use \${${name}:-default} to give a default)` });
+    return match;
+  });
+  return { value: out, problems, whole: count === 1 && onlyToken };
+}
+
+/**
+ * Interpolates every string value in place. Returns the problems and the start offsets of the
+ * values left uninterpolated, so later stages can stay quiet about them.
+ */
+export function interpolateDocument(parsed: ParsedFile, env: Env): { diagnostics: Diagnostic[]; failed: Set<number> } {
+  const diagnostics: Diagnostic[] = [];
+  const failed = new Set<number>();
+  const text = parsed.source.text;
+  visit(parsed.doc, {
+    Scalar(key, node) {
+      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return;
+      const result = interpolateString(node.value, env);
+      if (result.problems.length > 0) {
+        const [start, end] = [node.range?.[0] ?? 0, node.range?.[1] ?? text.length];
+        failed.add(start);
+        let searchFrom = start;
+        for (const p of result.problems) {
+          // The token as written; quoted scalars with escapes may not contain it verbatim.
+          const found = text.indexOf(p.token, searchFrom);
+          const offset = found >= 0 && found < end ? found : start;
+          if (found >= 0 && found < end) searchFrom = found + p.token.length;
+          diagnostics.push(diag(parsed.source.display, parsed.locator.at(offset), p.message));
+        }
+        return;
+      }
+      node.value = result.whole && node.type === Scalar.PLAIN ? retype(result.value) : result.value;
+    },
+  });
+  return { diagnostics, failed };
+}
+
+function retype(value: string): string | number | boolean {
+  if (/^[-+]?(0|[1-9][0-9]*)$/.test(value)) return Number(value);
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return value;
+}

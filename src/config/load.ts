@@ -1,0 +1,67 @@
+/**
+ * loadConfig: files and directories in, a DesiredState or every problem found out. Each stage
+ * reports diagnostics and passes on what is still sound, so one run shows as much as possible;
+ * nothing here throws for bad input.
+ */
+import type { DesiredState } from '../model/desired.js';
+import { isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
+import { buildState } from './build.js';
+import { interpolateDocument, type Env } from './interpolate.js';
+import { parseSource, toPlainData } from './parse.js';
+import { readSourceFile, resolveInputs } from './read.js';
+import type { RawFile } from './raw.js';
+import { resolve, type ValidFile } from './resolve.js';
+import { validateFile } from './schema.js';
+import { checkSemantics } from './semantic.js';
+
+export interface LoadOptions {
+  /** Variables for `${VAR}`; default process.env. */
+  env?: Env;
+  /** Base for relative paths and for the file names in diagnostics; default process.cwd(). */
+  cwd?: string;
+}
+
+export type LoadResult =
+  | { state: DesiredState; /** Problems that do not stop loading. */ warnings: Diagnostic[] }
+  | { diagnostics: Diagnostic[] };
+
+export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
+  const cwd = opts.cwd ?? process.cwd();
+  const env = opts.env ?? process.env;
+  const diagnostics: Diagnostic[] = [];
+
+  const inputs = await resolveInputs(paths, cwd);
+  diagnostics.push(...inputs.diagnostics);
+
+  const valid: ValidFile[] = [];
+  const sources = await Promise.all(inputs.files.map((f) => readSourceFile(f)));
+  for (const read of sources) {
+    if ('diagnostic' in read) {
+      diagnostics.push(read.diagnostic);
+      continue;
+    }
+    const { parsed, diagnostics: parseProblems } = parseSource(read.source);
+    diagnostics.push(...parseProblems);
+    if (!parsed) continue;
+    const interpolated = interpolateDocument(parsed, env);
+    diagnostics.push(...interpolated.diagnostics);
+    const { data, diagnostics: dataProblems } = toPlainData(parsed);
+    diagnostics.push(...dataProblems);
+    if (!data) continue;
+    // A value whose variable is unset has already been reported; its schema complaints would be noise.
+    const failedAt = new Set([...interpolated.failed].map((o) => JSON.stringify(parsed.locator.at(o))));
+    const schemaProblems = validateFile(data, parsed.locator).filter(
+      (d) => !failedAt.has(JSON.stringify({ line: d.line, column: d.column })),
+    );
+    diagnostics.push(...schemaProblems);
+    if (schemaProblems.length === 0 && interpolated.diagnostics.length === 0) {
+      valid.push({ locator: parsed.locator, data: data as unknown as RawFile });
+    }
+  }
+
+  const { resolved, diagnostics: mergeProblems } = resolve(valid);
+  diagnostics.push(...mergeProblems, ...checkSemantics(resolved));
+
+  if (diagnostics.some(isError)) return { diagnostics: sortDiagnostics(diagnostics) };
+  return { state: buildState(resolved), warnings: sortDiagnostics(diagnostics) };
+}

@@ -1,0 +1,122 @@
+/**
+ * Maps a path into the loaded data (as JSON Schema's instancePath spells it) back to where it was
+ * written in the YAML, following aliases and merge keys to the text that produced the value.
+ */
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
+import type { Position } from './diagnostics.js';
+
+export type PathSegment = string | number;
+
+interface Found {
+  /** The value at the path, if the whole path resolved (null for an empty value such as `alerts:`). */
+  node: Node | null | undefined;
+  /** The pair that holds the value when the last segment is a mapping key. */
+  pair: Pair | undefined;
+  /** The deepest node reached, for paths that do not resolve completely. */
+  nearest: Node | undefined;
+  complete: boolean;
+}
+
+export function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key)) return false;
+  const v = key.value;
+  return v === '<<' || (typeof v === 'symbol' && v.description === '<<');
+}
+
+export function keyText(key: unknown): string | undefined {
+  if (isScalar(key)) return typeof key.value === 'symbol' ? key.value.description : String(key.value);
+  return undefined;
+}
+
+export class Locator {
+  constructor(
+    readonly file: string,
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  at(offset: number): Position {
+    const { line, col } = this.lines.linePos(offset);
+    return { line: Math.max(1, line), column: Math.max(1, col) };
+  }
+
+  /** Start of a node; the start of the file when the node has no range. */
+  nodeStart(node: Node | null | undefined): Position {
+    const start = node?.range?.[0];
+    return start === undefined ? { line: 1, column: 1 } : this.at(start);
+  }
+
+  private deref(node: unknown, depth = 0): unknown {
+    let cur = node;
+    while (isAlias(cur) && depth++ < 64) cur = cur.resolve(this.doc);
+    return cur;
+  }
+
+  /** The pair for `key` in a map, directly or through its merge keys (`<<: *anchor`). */
+  private findPair(map: unknown, key: string, depth = 0): Pair | undefined {
+    const m = this.deref(map);
+    if (!isMap(m) || depth > 16) return undefined;
+    for (const item of m.items) if (isPair(item) && !isMergeKey(item.key) && keyText(item.key) === key) return item;
+    for (const item of m.items) {
+      if (!isPair(item) || !isMergeKey(item.key)) continue;
+      const src = this.deref(item.value);
+      const sources = isSeq(src) ? src.items : [src];
+      for (const s of sources) {
+        const found = this.findPair(s, key, depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  find(path: readonly PathSegment[]): Found {
+    let cur: unknown = this.doc.contents;
+    let pair: Pair | undefined;
+    let nearest = cur as Node | undefined;
+    for (const seg of path) {
+      const target = this.deref(cur);
+      if (isMap(target)) {
+        const p = this.findPair(target, String(seg));
+        if (!p) return { node: undefined, pair: undefined, nearest, complete: false };
+        pair = p;
+        cur = p.value;
+        nearest = (p.value as Node | null) ?? (p.key as Node);
+      } else if (isSeq(target) && /^\d+$/.test(String(seg))) {
+        const item = target.items[Number(seg)];
+        if (item === undefined) return { node: undefined, pair: undefined, nearest, complete: false };
+        pair = undefined;
+        cur = item;
+        nearest = item as Node;
+      } else {
+        return { node: undefined, pair: undefined, nearest, complete: false };
+      }
+    }
+    return { node: cur as Node | null, pair, nearest, complete: true };
+  }
+
+  /** Where the value at `path` was written (the key, for an empty value). */
+  value(path: readonly PathSegment[]): Position {
+    const f = this.find(path);
+    if (f.complete && f.node) return this.nodeStart(f.node);
+    if (f.complete && f.pair) return this.nodeStart(f.pair.key as Node);
+    return this.nodeStart(f.nearest);
+  }
+
+  /** Where the key of the last segment was written (the item, for a list index). */
+  key(path: readonly PathSegment[]): Position {
+    const f = this.find(path);
+    if (f.complete && f.pair) return this.nodeStart(f.pair.key as Node);
+    if (f.complete && f.node) return this.nodeStart(f.node);
+    return this.nodeStart(f.nearest);
+  }
+}
+
+/** Splits an ajv instancePath (`/monitors/0/use_tls`) into segments, undoing JSON Pointer escapes. */
+export function pointerToPath(pointer: string): PathSegment[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+}

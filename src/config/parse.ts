@@ -1,0 +1,186 @@
+/**
+ * Stage 2: YAML text to a document that keeps source positions, and from there to plain data.
+ * Problems the YAML library finds (duplicate keys, tabs, bad indentation) and shapes that must
+ * never reach plain objects (prototype keys, alias bombs) become diagnostics.
+ */
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+  type YAMLError,
+} from 'yaml';
+import { diag, type Diagnostic } from './diagnostics.js';
+import { isMergeKey, keyText, Locator } from './locate.js';
+import type { SourceFile } from './read.js';
+
+/**
+ * Ceiling on alias expansion (yaml counts each alias use times the aliases inside its target), so
+ * an "alias bomb" fails fast while templates reused by thousands of monitors still load.
+ */
+export const MAX_ALIAS_COUNT = 10_000;
+
+/** Keys that would reach Object.prototype machinery in plain objects. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
+
+export interface ParsedFile {
+  source: SourceFile;
+  doc: Document.Parsed;
+  lines: LineCounter;
+  locator: Locator;
+}
+
+function yamlErrorMessage(e: YAMLError, parsed: ParsedFile): string {
+  switch (e.code) {
+    case 'DUPLICATE_KEY': {
+      const first = findFirstOfDuplicate(parsed, e.pos[0]);
+      return first
+        ? `duplicate key ${JSON.stringify(first.key)}: it is already defined at line ${first.line}, column ${first.column}`
+        : 'duplicate key: a key may appear only once in a mapping';
+    }
+    case 'TAB_AS_INDENT':
+      return 'tab character used for indentation; YAML indentation must use spaces';
+    case 'MULTIPLE_DOCS':
+      return 'more than one YAML document ("---") in the file; put each document in its own file';
+    default: {
+      // The library appends "at line L, column C:" and a source excerpt; the position is ours to give.
+      const first = e.message.split('\n')[0] ?? e.message;
+      return first.replace(/ at line \d+, column \d+:?\s*$/, '');
+    }
+  }
+}
+
+function findFirstOfDuplicate(parsed: ParsedFile, offset: number): { key: string; line: number; column: number } | undefined {
+  let result: { key: string; line: number; column: number } | undefined;
+  visit(parsed.doc, {
+    Map(_k, map) {
+      const seen = new Map<string, Node>();
+      for (const item of map.items) {
+        const text = keyText(item.key);
+        if (text === undefined || isMergeKey(item.key)) continue;
+        const earlier = seen.get(text);
+        if (earlier && (item.key as Node).range?.[0] === offset) {
+          result = { key: text, ...parsed.locator.nodeStart(earlier) };
+          return visit.BREAK;
+        }
+        if (!earlier) seen.set(text, item.key as Node);
+      }
+      return undefined;
+    },
+  });
+  return result;
+}
+
+export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnostics: Diagnostic[] } {
+  const lines = new LineCounter();
+  const doc = parseDocument(source.text, {
+    lineCounter: lines,
+    uniqueKeys: true,
+    merge: true,
+    prettyErrors: true,
+    keepSourceTokens: false,
+  });
+  const parsed: ParsedFile = { source, doc, lines, locator: new Locator(source.display, doc, lines) };
+  const at = (e: YAMLError) => {
+    const lp = e.linePos?.[0];
+    return lp ? { line: lp.line, column: lp.col } : parsed.locator.at(e.pos[0]);
+  };
+  const diagnostics = [...doc.errors, ...doc.warnings].map((e) =>
+    diag(source.display, at(e), yamlErrorMessage(e, parsed)),
+  );
+  if (diagnostics.length > 0) return { diagnostics };
+
+  const contents = doc.contents;
+  if (contents === null || (isScalar(contents) && contents.value === null && !contents.range?.[1])) {
+    return { diagnostics: [diag(source.display, { line: 1, column: 1 }, 'file has no content; a configuration file starts with "version: 1"')] };
+  }
+  if (!isMap(contents)) {
+    const got = isSeq(contents) ? 'a list' : isAlias(contents) ? 'an alias' : 'a single value';
+    return {
+      diagnostics: [
+        diag(
+          source.display,
+          parsed.locator.nodeStart(contents),
+          `the top level must be a mapping with keys such as version, monitors and groups, not ${got}`,
+        ),
+      ],
+    };
+  }
+
+  const structural: Diagnostic[] = [];
+  visit(doc, {
+    Pair(_k, pair) {
+      const key = pair.key;
+      const where = parsed.locator.nodeStart((key as Node | null) ?? (pair.value as Node | null));
+      if (isMergeKey(key)) return;
+      if (isCollection(key) || isAlias(key)) {
+        structural.push(diag(source.display, where, 'keys must be plain text, not lists, mappings or aliases'));
+        return;
+      }
+      const text = keyText(key);
+      if (key === null || (isScalar(key) && key.value === null)) {
+        structural.push(diag(source.display, where, 'empty key: every mapping entry needs a key before the ":"'));
+      } else if (text !== undefined && FORBIDDEN_KEYS.has(text)) {
+        structural.push(
+          diag(source.display, where, `key ${JSON.stringify(text)} is not allowed (it is reserved by JavaScript objects)`),
+        );
+      }
+    },
+  });
+  if (structural.length > 0) return { diagnostics: structural };
+  return { parsed, diagnostics: [] };
+}
+
+/** Plain data from the (already interpolated) document; alias bombs and dangling aliases are diagnostics. */
+export function toPlainData(parsed: ParsedFile): { data?: Record<string, unknown>; diagnostics: Diagnostic[] } {
+  const file = parsed.source.display;
+  try {
+    const data = parsed.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>;
+    return { data, diagnostics: [] };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const aliases: Node[] = [];
+    const merges: Node[] = [];
+    visit(parsed.doc, {
+      Alias(_k, node) {
+        aliases.push(node);
+      },
+      Pair(_k, pair) {
+        if (isMergeKey(pair.key)) merges.push(pair.key as Node);
+      },
+    });
+    if (/Excessive alias count/.test(message)) {
+      return {
+        diagnostics: [
+          diag(
+            file,
+            parsed.locator.nodeStart(aliases[0]),
+            `aliases expand to too much data (over ${MAX_ALIAS_COUNT} alias expansions): refusing a possible "billion laughs" document`,
+          ),
+        ],
+      };
+    }
+    const unresolved = /Unresolved alias[^:]*: (.*)$/.exec(message);
+    if (unresolved) {
+      const name = unresolved[1]!;
+      const node = aliases.find((a) => isAlias(a) && a.source === name);
+      return {
+        diagnostics: [diag(file, parsed.locator.nodeStart(node), `alias *${name} has no anchor &${name} defined before it`)],
+      };
+    }
+    if (/Merge sources must be/.test(message)) {
+      return {
+        diagnostics: [
+          diag(file, parsed.locator.nodeStart(merges[0]), 'a merge key (<<) must refer to a mapping or a list of mappings'),
+        ],
+      };
+    }
+    return { diagnostics: [diag(file, { line: 1, column: 1 }, `cannot read the YAML: ${message}`)] };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The shape of one configuration file after schema validation (schemas/monsync.schema.json):
+ * what the later stages may rely on. Defaults are not merged yet.
+ */
+import type { Attachment, MessageFormat, UseTls } from '../model/live.js';
+
+export interface RawMonitorFields {
+  type?: 'smtp';
+  timer?: number;
+  time_zone?: string;
+  ip_address?: string;
+  test_account?: string;
+  use_tls?: UseTls;
+  attachment?: Attachment | null;
+  custom_subject?: string;
+  custom_body?: string;
+  ttl?: number;
+  ipv6?: boolean;
+  message_format?: MessageFormat;
+  port?: number;
+  meta?: Record<string, string>;
+}
+
+export interface RawAlertFields {
+  type?: 'up-down';
+  timeout?: number;
+  alert_destinations?: string[];
+  message_init?: string;
+  message_term?: string;
+  down_only?: boolean;
+  repeat?: boolean;
+}
+
+export interface RawAlert extends RawAlertFields {
+  subject_init: string;
+  subject_term: string;
+  previous_subjects?: string[];
+  /** Top-level alerts only. */
+  monitor?: string;
+}
+
+export interface RawMonitor extends RawMonitorFields {
+  label: string;
+  previous_labels?: string[];
+  alerts?: RawAlert[];
+}
+
+export interface RawGroup {
+  name: string;
+  previous_names?: string[];
+  monitors?: string[];
+}
+
+export interface RawSettings {
+  owner?: string;
+  ignore?: string[];
+  prune?: boolean;
+}
+
+export interface RawDefaults {
+  monitor?: RawMonitorFields;
+  alert?: RawAlertFields;
+}
+
+export interface RawFile {
+  version: 1;
+  settings?: RawSettings;
+  defaults?: RawDefaults;
+  monitors?: RawMonitor[];
+  alerts?: RawAlert[];
+  groups?: RawGroup[];
+}
+
+/** Monitor fields copied into MonitorSpec (`type` is always smtp and is not part of the spec). */
+export const SPEC_FIELDS = [
+  'ip_address',
+  'test_account',
+  'timer',
+  'time_zone',
+  'port',
+  'ipv6',
+  'use_tls',
+  'attachment',
+  'custom_subject',
+  'custom_body',
+  'message_format',
+  'ttl',
+] as const;
+
+/** Alert fields a default may supply (`type` is always up-down and is not carried). */
+export const ALERT_DEFAULT_FIELDS = ['timeout', 'alert_destinations', 'message_init', 'message_term', 'down_only', 'repeat'] as const;

@@ -1,0 +1,194 @@
+/**
+ * Stage 1: find the input files and read them as text. Everything a YAML parser should never see
+ * (huge, binary, non-UTF-8, empty files) stops here with a diagnostic.
+ */
+import { open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { diag, type Diagnostic, type Position } from './diagnostics.js';
+
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_CONFIG_FILE = 'monsync.yaml';
+
+export interface InputFile {
+  /** Absolute path. */
+  path: string;
+  /** As shown to the user: relative to the working directory. */
+  display: string;
+}
+
+export interface SourceFile extends InputFile {
+  text: string;
+}
+
+const START: Position = { line: 1, column: 1 };
+
+export function displayPath(abs: string, cwd: string): string {
+  const rel = path.relative(cwd, abs);
+  return rel === '' ? '.' : path.isAbsolute(rel) ? abs : rel;
+}
+
+function errnoMessage(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory';
+  if (code === 'ELOOP') return 'too many levels of symbolic links';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Turns the command-line paths into files: a directory stands for its `*.yaml` / `*.yml` files
+ * (sorted, not recursive). With no paths, `monsync.yaml` in the working directory. A file named
+ * twice (directly and through its directory) is read once.
+ */
+export async function resolveInputs(
+  paths: readonly string[],
+  cwd: string,
+): Promise<{ files: InputFile[]; diagnostics: Diagnostic[] }> {
+  const files: InputFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const add = (abs: string) => {
+    if (seen.has(abs)) return;
+    seen.add(abs);
+    files.push({ path: abs, display: displayPath(abs, cwd) });
+  };
+
+  if (paths.length === 0) {
+    const abs = path.resolve(cwd, DEFAULT_CONFIG_FILE);
+    try {
+      await stat(abs);
+      add(abs);
+    } catch {
+      diagnostics.push(
+        diag(
+          DEFAULT_CONFIG_FILE,
+          START,
+          `no configuration given and no ${DEFAULT_CONFIG_FILE} in ${cwd}; pass config files or directories as arguments`,
+        ),
+      );
+    }
+    return { files, diagnostics };
+  }
+
+  for (const given of paths) {
+    const abs = path.resolve(cwd, given);
+    const display = displayPath(abs, cwd);
+    let info;
+    try {
+      info = await stat(abs);
+    } catch (err) {
+      diagnostics.push(diag(display, START, `cannot read: ${errnoMessage(err)}`));
+      continue;
+    }
+    if (!info.isDirectory()) {
+      add(abs);
+      continue;
+    }
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch (err) {
+      diagnostics.push(diag(display, START, `cannot read directory: ${errnoMessage(err)}`));
+      continue;
+    }
+    const names = entries
+      .filter((e) => /\.ya?ml$/i.test(e.name) && (e.isFile() || e.isSymbolicLink()))
+      .map((e) => e.name)
+      .sort();
+    if (names.length === 0) {
+      diagnostics.push(diag(display, START, 'directory contains no .yaml or .yml files'));
+      continue;
+    }
+    for (const name of names) add(path.join(abs, name));
+  }
+  return { files, diagnostics };
+}
+
+/** 1-based line and column of a byte offset (columns in characters, as editors count them). */
+function positionOfByte(bytes: Uint8Array, offset: number): Position {
+  const before = new TextDecoder('utf-8').decode(bytes.subarray(0, offset));
+  const lines = before.split('\n');
+  return { line: lines.length, column: (lines[lines.length - 1] ?? '').length + 1 };
+}
+
+/** Offset of the first byte that does not belong to a well-formed UTF-8 sequence, or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** Reads one file, refusing what cannot be a configuration file. */
+export async function readSourceFile(input: InputFile): Promise<{ source: SourceFile } | { diagnostic: Diagnostic }> {
+  const fail = (message: string, pos: Position = START) => ({ diagnostic: diag(input.display, pos, message) });
+  let handle;
+  try {
+    handle = await open(input.path, 'r');
+  } catch (err) {
+    return fail(`cannot read: ${errnoMessage(err)}`);
+  }
+  let bytes: Uint8Array;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return fail('not a regular file');
+    if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`);
+    // Read at most one byte past the limit: the file may grow between stat and read.
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_FILE_BYTES) return fail(`file is too large (over ${MAX_FILE_BYTES} bytes, 5 MB)`);
+    }
+    bytes = buffer.subarray(0, length);
+  } catch (err) {
+    return fail(`cannot read: ${errnoMessage(err)}`);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+
+  if (bytes.length === 0) return fail('file is empty; a configuration file starts with "version: 1"');
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return fail('file is encoded as UTF-16; save it as UTF-8');
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    return fail(
+      'file looks binary (it contains a NUL byte); configuration files are UTF-8 text',
+      positionOfByte(bytes, nul),
+    );
+  }
+  const bad = firstInvalidUtf8(bytes);
+  if (bad >= 0) {
+    return fail(
+      `file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8`,
+      positionOfByte(bytes, bad),
+    );
+  }
+  // TextDecoder drops a leading byte-order mark, which is legal UTF-8 but not part of the YAML.
+  const text = new TextDecoder('utf-8').decode(bytes);
+  if (text.trim() === '') return fail('file is empty; a configuration file starts with "version: 1"');
+  return { source: { ...input, text } };
+}

@@ -1,0 +1,228 @@
+/**
+ * Stage 4: JSON Schema validation of each file's plain data against schemas/monsync.schema.json
+ * (the same file editors use through the modeline), with every ajv error turned into a message in
+ * the user's terms at the YAML position of the offending key or value.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { diag, show, type Diagnostic } from './diagnostics.js';
+import type { Locator, PathSegment } from './locate.js';
+import { pointerToPath } from './locate.js';
+import { closest } from './suggest.js';
+
+// ajv-formats is CommonJS with `exports.default`: under NodeNext the default import is typed as the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020, formats: string[]) => Ajv2020;
+
+export const SCHEMA_URL = new URL('../../schemas/monsync.schema.json', import.meta.url);
+
+type JsonSchema = Record<string, unknown>;
+
+let compiled: { validate: ValidateFunction; schema: JsonSchema } | undefined;
+
+export function loadSchema(): JsonSchema {
+  return JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as JsonSchema;
+}
+
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const schema = loadSchema();
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
+    addFormats(ajv, ['email']);
+    compiled = { validate: ajv.compile(schema), schema };
+  }
+  return compiled.validate;
+}
+
+/** Units shown after allowed numbers. */
+const UNITS: Record<string, string> = { timer: ' minutes', ttl: ' seconds' };
+
+/** Keys that belong elsewhere: a hint better than "did you mean". */
+function misplacedHint(context: string, key: string): string | undefined {
+  if (context === 'defaults.monitor') {
+    if (key === 'label') return 'a label cannot have a default: each monitor sets its own';
+    if (key === 'previous_labels' || key === 'alerts') return `${key} cannot have a default: set it on each monitor`;
+  }
+  if (context === 'defaults.alert') {
+    if (key === 'subject_init' || key === 'subject_term' || key === 'previous_subjects') {
+      return 'subjects cannot have defaults: each alert sets its own';
+    }
+    if (key === 'monitor') return 'monitor cannot have a default: each top-level alert names its own';
+  }
+  if (context === 'alert under a monitor' && key === 'monitor') {
+    return 'an alert under a monitor\'s "alerts:" is on that monitor; remove "monitor" (only top-level "alerts:" name one)';
+  }
+  return undefined;
+}
+
+function contextOf(path: readonly PathSegment[]): string {
+  const p = path.map(String);
+  if (p.length === 0) return 'the top level';
+  if (p[0] === 'defaults' && p.length === 2) return `defaults.${p[1]}`;
+  if (p.length === 1) return p[0]!;
+  if (p[p.length - 1] === 'meta') return 'meta';
+  if (p[0] === 'monitors' && p.length === 2) return 'monitor';
+  if (p[0] === 'monitors' && p[2] === 'alerts' && p.length === 4) return 'alert under a monitor';
+  if (p[0] === 'alerts' && p.length === 2) return 'alert';
+  if (p[0] === 'groups' && p.length === 2) return 'group';
+  return p[p.length - 1]!;
+}
+
+/** How a value is named in a message: `use_tls`, `meta.region`, `alert_destinations[1]`, `monitors[0]`. */
+function fieldName(path: readonly PathSegment[]): string {
+  let name = '';
+  for (let i = path.length - 1; i >= 0; i--) {
+    const seg = path[i]!;
+    if (typeof seg === 'number') {
+      name = `[${seg}]${name}`;
+      continue;
+    }
+    name = `${seg}${name}`;
+    if (path[i - 1] === 'meta') {
+      name = `meta.${name}`;
+    }
+    break;
+  }
+  return name || 'the file';
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing (an empty value)';
+  if (typeof value === 'string') return `the text ${show(value)}`;
+  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value === 'boolean') return String(value);
+  return show(value);
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'text',
+  boolean: 'true or false',
+  object: 'a mapping (key: value lines)',
+  array: 'a list',
+  null: 'empty',
+};
+
+function typeMessage(name: string, expected: string | string[], value: unknown): string {
+  const types = (Array.isArray(expected) ? expected : [expected]).map((t) => TYPE_NAMES[t] ?? t);
+  let hint = '';
+  const wantsString = (Array.isArray(expected) ? expected : [expected]).includes('string');
+  if (wantsString && (typeof value === 'number' || typeof value === 'boolean')) hint = `; quote it: "${String(value)}"`;
+  else if (expected === 'integer' && typeof value === 'string' && /^-?\d+$/.test(value)) hint = '; remove the quotes';
+  else if (expected === 'boolean' && typeof value === 'string' && /^(yes|no|on|off|y|n|True|False|TRUE|FALSE)$/.test(value)) {
+    hint = '; YAML 1.2 booleans are true and false';
+  } else if (expected === 'array' && typeof value === 'string') hint = `; write a list: [${JSON.stringify(value)}]`;
+  else if (value === null && (expected === 'array' || expected === 'object')) hint = '; add entries or remove the key';
+  return `${name} must be ${types.join(' or ')} (got ${describe(value)})${hint}`;
+}
+
+function enumMessage(name: string, context: string, allowed: unknown[], value: unknown): string {
+  const key = name.replace(/\[\d+\]$/, '');
+  if (allowed.length === 1 && key === 'type') {
+    const why = context.startsWith('monitor') || context === 'defaults.monitor'
+      ? 'monsync manages SMTP monitors only'
+      : 'only up/down alerts can be created';
+    return `type must be ${JSON.stringify(allowed[0])}: ${why} (got ${describe(value)})`;
+  }
+  const unit = UNITS[key] ?? '';
+  const listed = allowed.map((a) => (a === null ? 'null' : String(a))).join(', ');
+  let message = `${name} must be one of ${listed}${unit} (got ${describe(value)})`;
+  if (typeof value === 'string') {
+    const suggestion = closest(value, allowed.filter((a): a is string => typeof a === 'string'));
+    if (suggestion) message += `; did you mean ${JSON.stringify(suggestion)}?`;
+    else if (allowed.every((a) => typeof a === 'number') && /^\d+$/.test(value)) message += '; remove the quotes';
+  }
+  return message;
+}
+
+function errorToDiagnostic(e: ErrorObject, locator: Locator): Diagnostic | undefined {
+  const path = pointerToPath(e.instancePath);
+  const name = fieldName(path);
+  const context = contextOf(path);
+  const file = locator.file;
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const props = Object.keys(((e.parentSchema as JsonSchema | undefined)?.properties as JsonSchema | undefined) ?? {});
+      const where = locator.key([...path, key]);
+      const hint = misplacedHint(context, key);
+      if (hint) return diag(file, where, `unknown key ${JSON.stringify(key)} in ${context}: ${hint}`);
+      const suggestion = closest(key, props);
+      if (suggestion) return diag(file, where, `unknown key ${JSON.stringify(key)} in ${context}; did you mean ${JSON.stringify(suggestion)}?`);
+      const extension = path.length === 0 ? ' (or an "x-" key for YAML anchors)' : '';
+      return diag(file, where, `unknown key ${JSON.stringify(key)} in ${context}; allowed keys: ${props.join(', ')}${extension}`);
+    }
+    case 'required': {
+      const key = String(params.missingProperty);
+      if (path.length === 0 && key === 'version') {
+        return diag(file, locator.value(path), 'missing "version: 1": every configuration file starts with the format version');
+      }
+      return diag(file, locator.value(path), `${context} is missing required key ${JSON.stringify(key)}`);
+    }
+    case 'type':
+      return diag(file, locator.value(path), typeMessage(name, params.type as string | string[], e.data));
+    case 'enum':
+      return diag(file, locator.value(path), enumMessage(name, context, params.allowedValues as unknown[], e.data));
+    case 'const':
+      return diag(file, locator.value(path), `${name} must be ${JSON.stringify(params.allowedValue)} (got ${describe(e.data)})`);
+    case 'minLength':
+      return diag(file, locator.value(path), `${name} must not be empty`);
+    case 'minimum':
+    case 'maximum': {
+      const schema = e.parentSchema as JsonSchema;
+      const range =
+        schema.maximum !== undefined
+          ? `between ${String(schema.minimum)} and ${String(schema.maximum)}`
+          : `${String(schema.minimum)} or more`;
+      return diag(file, locator.value(path), `${name} must be ${range} (got ${describe(e.data)})`);
+    }
+    case 'format':
+      return diag(
+        file,
+        locator.value(path),
+        params.format === 'email'
+          ? `${name} must be an e-mail address such as probe@example.com (got ${describe(e.data)})`
+          : `${name} must be a valid ${String(params.format)} (got ${describe(e.data)})`,
+      );
+    case 'uniqueItems': {
+      const later = Math.max(Number(params.i), Number(params.j));
+      const list = e.data as unknown[];
+      return diag(file, locator.value([...path, later]), `${show(list[later])} is listed twice in ${name}`);
+    }
+    case 'propertyNames': {
+      const key = String(params.propertyName);
+      const where = locator.key([...path, key]);
+      if (key === '') return diag(file, where, `${context} keys must not be empty`);
+      return diag(
+        file,
+        where,
+        `meta key ${JSON.stringify(key)} is reserved: monsync writes its ownership marker there (see settings.owner); remove it`,
+      );
+    }
+    default:
+      return diag(file, locator.value(path), `${name} ${e.message ?? 'is invalid'}`);
+  }
+}
+
+export function validateFile(data: unknown, locator: Locator): Diagnostic[] {
+  const validate = validator();
+  if (validate(data)) return [];
+  const errors = validate.errors ?? [];
+  // One message per value: an enum lists the allowed values, which says more than their type;
+  // otherwise a value of the wrong type fails its other keywords too, and the type error says it all.
+  const enums = new Set(errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
+  const typed = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  const out: Diagnostic[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'type' && enums.has(e.instancePath)) continue;
+    if (e.keyword !== 'type' && e.keyword !== 'enum' && typed.has(e.instancePath)) continue;
+    // propertyNames reports the failing subschema too; its own error carries the key.
+    if (e.schemaPath.includes('/propertyNames/')) continue;
+    const d = errorToDiagnostic(e, locator);
+    if (d) out.push(d);
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+/**
+ * Stage 5b: rules that need more than one value or more than one file: unique identities
+ * (labels, group names, alert subjects per monitor), renames that collide, values still missing
+ * after defaults, time zones, and the boundary between managed, unmanaged and ignored monitors.
+ * Destination labels and unmanaged monitor labels are left to the plan: only the account knows them.
+ */
+import type { SourceRef } from '../model/desired.js';
+import { diag, type Diagnostic } from './diagnostics.js';
+import { matchingGlob } from './glob.js';
+import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert } from './resolve.js';
+import { timeZoneProblem } from './timezone.js';
+
+const REQUIRED_MONITOR_FIELDS = ['ip_address', 'test_account', 'timer', 'time_zone'] as const;
+
+function at(ref: Ref, path: (string | number)[] = []): SourceRef {
+  return valuePos({ locator: ref.locator, path: [...ref.path, ...path] });
+}
+
+export function checkSemantics(r: Resolved): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const error = (where: SourceRef, message: string) => out.push(diag(where.file, where, message));
+  const warn = (where: SourceRef, message: string) => out.push(diag(where.file, where, message, 'warning'));
+  const ignored = (name: string) => matchingGlob(name, r.settings.ignore);
+  const ignoreNote = (glob: string) => `settings.ignore glob ${JSON.stringify(glob)}`;
+
+  // Monitors: labels unique, not ignored, required fields present after defaults, valid time zones.
+  const labels = new Map<string, SourceRef>();
+  for (const m of r.monitors) {
+    const label = m.raw.label;
+    const here = at(m.ref, ['label']);
+    const first = labels.get(label);
+    if (first) error(here, `monitor label ${JSON.stringify(label)} is already defined at ${describeRef(first, here.file)}`);
+    else labels.set(label, here);
+    const glob = ignored(label);
+    if (glob) error(here, `monitor ${JSON.stringify(label)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors; rename it or narrow the glob`);
+    for (const field of REQUIRED_MONITOR_FIELDS) {
+      if (m.merged.values[field] === undefined) {
+        error(at(m.ref), `monitor ${JSON.stringify(label)} has no ${field}: set it here or in defaults.monitor`);
+      }
+    }
+    const tz = m.merged.values.time_zone;
+    const tzRef = m.merged.origins.time_zone;
+    if (tz !== undefined && tzRef) {
+      const problem = timeZoneProblem(tz);
+      if (problem) error(valuePos(tzRef), problem);
+    }
+  }
+
+  // Renames: a previous label must not be a current label, nor claimed by two monitors.
+  const previousLabels = new Map<string, { monitor: string; at: SourceRef }>();
+  for (const m of r.monitors) {
+    (m.raw.previous_labels ?? []).forEach((prev, i) => {
+      const here = at(m.ref, ['previous_labels', i]);
+      if (prev === m.raw.label) {
+        warn(here, `previous label ${JSON.stringify(prev)} is the monitor's current label; remove it`);
+        return;
+      }
+      const current = labels.get(prev);
+      if (current) {
+        error(here, `previous label ${JSON.stringify(prev)} is the label of another monitor defined at ${describeRef(current, here.file)}`);
+        return;
+      }
+      const claimed = previousLabels.get(prev);
+      if (claimed && claimed.monitor !== m.raw.label) {
+        error(here, `previous label ${JSON.stringify(prev)} is also claimed by monitor ${JSON.stringify(claimed.monitor)} at ${describeRef(claimed.at, here.file)}`);
+        return;
+      }
+      previousLabels.set(prev, { monitor: m.raw.label, at: here });
+    });
+  }
+
+  // Top-level alerts are for monitors this configuration does not manage.
+  for (const a of r.alerts) {
+    const here = at(a.monitorRef);
+    const managed = labels.get(a.monitor);
+    if (managed) {
+      error(here, `monitor ${JSON.stringify(a.monitor)} is managed in this configuration (at ${describeRef(managed, here.file)}): put this alert under its "alerts:"`);
+      continue;
+    }
+    const renamed = previousLabels.get(a.monitor);
+    if (renamed) {
+      error(here, `${JSON.stringify(a.monitor)} is a previous label of monitor ${JSON.stringify(renamed.monitor)}, which this configuration manages: put this alert under its "alerts:"`);
+      continue;
+    }
+    const glob = ignored(a.monitor);
+    if (glob) error(here, `monitor ${JSON.stringify(a.monitor)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors or their alerts`);
+  }
+
+  // Alerts: subject_init identifies an alert on its monitor; timeout must be known.
+  const allAlerts: ResolvedAlert[] = [...r.monitors.flatMap((m) => m.alerts), ...r.alerts];
+  const subjects = new Map<string, SourceRef>();
+  const key = (monitor: string, subject: string) => `${monitor}\u0000${subject}`;
+  for (const a of allAlerts) {
+    const here = at(a.ref, ['subject_init']);
+    const k = key(a.monitor, a.raw.subject_init);
+    const first = subjects.get(k);
+    if (first) {
+      error(here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(first, here.file)}); subject_init identifies an alert on its monitor`);
+    } else subjects.set(k, here);
+    if (a.merged.values.timeout === undefined) {
+      error(at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
+    }
+  }
+  const previousSubjects = new Map<string, { subject: string; at: SourceRef }>();
+  for (const a of allAlerts) {
+    (a.raw.previous_subjects ?? []).forEach((prev, i) => {
+      const here = at(a.ref, ['previous_subjects', i]);
+      if (prev === a.raw.subject_init) {
+        warn(here, `previous subject ${JSON.stringify(prev)} is the alert's current subject_init; remove it`);
+        return;
+      }
+      const current = subjects.get(key(a.monitor, prev));
+      if (current) {
+        error(here, `previous subject ${JSON.stringify(prev)} is the subject_init of another alert on monitor ${JSON.stringify(a.monitor)} (at ${describeRef(current, here.file)})`);
+        return;
+      }
+      const k = key(a.monitor, prev);
+      const claimed = previousSubjects.get(k);
+      if (claimed && claimed.subject !== a.raw.subject_init) {
+        error(here, `previous subject ${JSON.stringify(prev)} is also claimed by the alert ${JSON.stringify(claimed.subject)} on monitor ${JSON.stringify(a.monitor)} at ${describeRef(claimed.at, here.file)}`);
+        return;
+      }
+      previousSubjects.set(k, { subject: a.raw.subject_init, at: here });
+    });
+  }
+
+  // Groups: names unique and not ignored, renames not colliding, members not ignored or renamed.
+  const groupNames = new Map<string, SourceRef>();
+  for (const g of r.groups) {
+    const here = at(g.ref, ['name']);
+    const first = groupNames.get(g.raw.name);
+    if (first) error(here, `group name ${JSON.stringify(g.raw.name)} is already defined at ${describeRef(first, here.file)}`);
+    else groupNames.set(g.raw.name, here);
+    const glob = ignored(g.raw.name);
+    if (glob) error(here, `group ${JSON.stringify(g.raw.name)} matches ${ignoreNote(glob)}: monsync never touches ignored groups; rename it or narrow the glob`);
+    (g.raw.monitors ?? []).forEach((member, i) => {
+      const where = at(g.ref, ['monitors', i]);
+      const renamed = previousLabels.get(member);
+      if (renamed && !labels.has(member)) {
+        error(where, `${JSON.stringify(member)} is a previous label of monitor ${JSON.stringify(renamed.monitor)}: list the monitor by its current label`);
+        return;
+      }
+      const memberGlob = ignored(member);
+      if (memberGlob) error(where, `group member ${JSON.stringify(member)} matches ${ignoreNote(memberGlob)}: monsync does not read ignored monitors, so it cannot put them in groups`);
+    });
+  }
+  const previousNames = new Map<string, { group: string; at: SourceRef }>();
+  for (const g of r.groups) {
+    (g.raw.previous_names ?? []).forEach((prev, i) => {
+      const here = at(g.ref, ['previous_names', i]);
+      if (prev === g.raw.name) {
+        warn(here, `previous name ${JSON.stringify(prev)} is the group's current name; remove it`);
+        return;
+      }
+      const current = groupNames.get(prev);
+      if (current) {
+        error(here, `previous name ${JSON.stringify(prev)} is the name of another group defined at ${describeRef(current, here.file)}`);
+        return;
+      }
+      const claimed = previousNames.get(prev);
+      if (claimed && claimed.group !== g.raw.name) {
+        error(here, `previous name ${JSON.stringify(prev)} is also claimed by group ${JSON.stringify(claimed.group)} at ${describeRef(claimed.at, here.file)}`);
+        return;
+      }
+      previousNames.set(prev, { group: g.raw.name, at: here });
+    });
+  }
+  return out;
+}
