@@ -20,7 +20,8 @@ import type {
   MonitoringApi,
 } from '../api/types.js';
 import { OWNER_META_KEY, type Alert, type Group, type GroupSummary, type Monitor } from '../model/live.js';
-import type { Change, ChangeAction, ChangeKind, IdRef, Plan } from '../plan/types.js';
+import { isIdRef, refsInBody } from '../plan/order.js';
+import type { Change, ChangeAction, ChangeKind, Plan } from '../plan/types.js';
 import { redact } from '../util/redact.js';
 import { changeLabel, changeTitle } from './describe.js';
 
@@ -87,20 +88,6 @@ export const DEFAULT_MAX_ATTEMPTS = 4;
 export function backoffMs(failedAttempt: number): number {
   const base = Math.min(250 * 2 ** (failedAttempt - 1), 8000);
   return Math.round(base * (0.75 + Math.random() * 0.5));
-}
-
-export function isIdRef(v: unknown): v is IdRef {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const keys = Object.keys(v);
-  return keys.length === 1 && keys[0] === '$ref' && typeof (v as IdRef).$ref === 'string';
-}
-
-/** Every `$ref` anywhere in a value. */
-export function collectRefs(v: unknown, into: Set<string> = new Set()): Set<string> {
-  if (isIdRef(v)) into.add(v.$ref);
-  else if (Array.isArray(v)) for (const x of v) collectRefs(x, into);
-  else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) collectRefs(x, into);
-  return into;
 }
 
 class UnresolvedRef extends Error {
@@ -223,7 +210,7 @@ export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteO
 
   changes.forEach((c, i) => {
     if (invalid[i]) return;
-    const needed = new Set([...(c.depends_on ?? []), ...collectRefs(c.call.body)]);
+    const needed = new Set([...(c.depends_on ?? []), ...refsInBody(c.call.body)]);
     for (const r of needed) {
       const j = indexOf.get(r);
       if (j === undefined) {
@@ -521,7 +508,7 @@ export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteO
         try {
           return { id, live: await api.getAlert(id) };
         } catch (err) {
-          return { id, note: `updated; reading it back failed: ${describeError(err)}` };
+          return { id, note: `reading it back failed: ${describeError(err)}` };
         }
       }
       case 'alert:delete':

@@ -1,0 +1,53 @@
+/**
+ * The guard against a plan that would wipe out much of an account (a config directory not found,
+ * a wrong owner, a target typo): apply refuses large deletions unless forced. Pure.
+ */
+import type { Plan } from '../plan/types.js';
+import { changeTitle } from './describe.js';
+
+export interface DeleteLimits {
+  /** Most resources a plan may delete without force; default max(10, 30% of managed). */
+  maxDeletes?: number;
+  force?: boolean;
+}
+
+export type SafetyCheck = { ok: true } | { ok: false; message: string; deletes: string[] };
+
+export const MIN_DELETE_LIMIT = 10;
+export const DELETE_SHARE = 0.3;
+
+export function defaultMaxDeletes(managedCount: number): number {
+  return Math.max(MIN_DELETE_LIMIT, Math.floor(DELETE_SHARE * Math.max(0, managedCount)));
+}
+
+/**
+ * `managedCount`: resources monsync owns in the account (managed monitors and their alerts). A
+ * monitor delete counts with the alerts the service deletes along with it (`note.cascade_alerts`),
+ * since those are resources lost too.
+ */
+export function checkDeletes(plan: Plan, managedCount: number, limits: DeleteLimits = {}): SafetyCheck {
+  const deletes = plan.changes.filter((c) => c.action === 'delete');
+  const count = deletes.reduce((n, c) => n + 1 + (c.note?.cascade_alerts ?? 0), 0);
+  const explicit = limits.maxDeletes !== undefined && Number.isFinite(limits.maxDeletes) && limits.maxDeletes >= 0;
+  const limit = explicit ? Math.floor(limits.maxDeletes!) : defaultMaxDeletes(managedCount);
+  if (count <= limit || limits.force) return { ok: true };
+
+  const why = explicit
+    ? `more than --max-deletes ${limit}`
+    : limit === MIN_DELETE_LIMIT
+      ? `more than ${limit}`
+      : `more than ${limit}, 30% of the ${managedCount} managed`;
+  const noun = count === 1 ? 'resource' : 'resources';
+  return {
+    ok: false,
+    message:
+      `refusing to apply a plan that deletes ${count} ${noun} (${why}). ` +
+      'If that is intended, run again with --force or a higher --max-deletes; otherwise check the configuration paths, owner and --target.',
+    deletes: deletes.map((c) => {
+      const id = c.id ? ` (id ${c.id})` : '';
+      const n = c.note?.cascade_alerts ?? 0;
+      const cascade = n > 0 ? ` and its ${n} alert${n === 1 ? '' : 's'}` : '';
+      return `${changeTitle(c)}${id}${cascade}`;
+    }),
+  };
+}

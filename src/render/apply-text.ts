@@ -1,0 +1,86 @@
+/**
+ * What a person sees while apply runs: one line per finished change (logs, CI), or one live line
+ * redrawn in place (terminals), and the closing summary. Pure: strings in, strings out.
+ */
+import pc from 'picocolors';
+import { ACTION_SYMBOL, changeTitle } from '../apply/describe.js';
+import type { ApplyResult, ChangeResult } from '../apply/execute.js';
+
+export interface ApplyTextOptions {
+  color?: boolean;
+}
+
+export interface LiveLineState {
+  done: number;
+  total: number;
+  elapsedMs: number;
+  /** Labels of the changes in flight, as in the `started` event (`~ group "production"`). */
+  running: string[];
+  /** Terminal columns; the line is kept shorter so it never wraps. Default 80. */
+  width?: number;
+}
+
+export interface RequestStats {
+  requests: number;
+  retries: number;
+}
+
+/** `0.2 s`, `12.5 s`. */
+export function formatSeconds(ms: number): string {
+  return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const PAST: Record<ChangeResult['action'], string> = { create: 'created', update: 'updated', delete: 'deleted' };
+
+export function renderApplyHeader(changes: number, parallelism: number): string {
+  return `Applying ${plural(changes, 'change')} with parallelism ${parallelism}`;
+}
+
+/**
+ *   + monitor "mx-eu-3" created (id 48790) 0.2 s
+ *   x monitor "mx-eu-4" failed: the service said "..." (POST /v1/Config/Monitor/)
+ *   . alert "mx-eu-4" / "mx-eu-4 is DOWN" skipped: needs monitor "mx-eu-4"
+ */
+export function renderFinishedLine(r: ChangeResult, opts: ApplyTextOptions = {}): string {
+  const c = pc.createColors(opts.color ?? false);
+  const title = changeTitle(r);
+  if (r.status === 'done') {
+    const paint = r.action === 'create' ? c.green : r.action === 'update' ? c.yellow : c.red;
+    const details = [r.action === 'create' && r.id ? `id ${r.id}` : '', r.note ?? ''].filter(Boolean).join('; ');
+    const tries = r.attempts > 1 ? ` (${r.attempts} attempts)` : '';
+    return `  ${paint(ACTION_SYMBOL[r.action])} ${title} ${paint(PAST[r.action])}${details ? ` (${details})` : ''} ${c.dim(formatSeconds(r.ms) + tries)}`;
+  }
+  if (r.status === 'failed') {
+    const after = r.attempts > 1 ? ` after ${r.attempts} attempts` : '';
+    return `  ${c.red(c.bold('x'))} ${title} ${c.red(`failed${after}`)}: ${r.error ?? 'unknown error'}`;
+  }
+  return `  ${c.dim('.')} ${title} ${c.dim('skipped')}: ${r.reason ?? 'not started'}`;
+}
+
+/** `  [5/7] 0.6 s  ~ alert "mx-us-1" / "mx-us-1 is DOWN", ~ group "production"`, cut to fit the width. */
+export function renderLiveLine(s: LiveLineState): string {
+  // One column spare: writing the last column makes some terminals wrap before the \r.
+  const width = Math.max(8, (s.width ?? 80) - 1);
+  const line = `  [${s.done}/${s.total}] ${formatSeconds(s.elapsedMs)}  ${s.running.join(', ')}`.trimEnd();
+  if (line.length <= width) return line;
+  return `${line.slice(0, width - 3)}...`;
+}
+
+/**
+ * `Apply complete: 2 added, 4 changed, 1 destroyed in 0.9 s (11 requests, 0 retries).` or
+ * `Apply incomplete: 5 done, 1 failed, 1 skipped. Run plan again to see what is left.`
+ * `stats` are the client's counters for the run; the engine's own retries are added to its retries.
+ */
+export function renderApplySummary(result: ApplyResult, stats: RequestStats, opts: ApplyTextOptions = {}): string {
+  const c = pc.createColors(opts.color ?? false);
+  const retries = stats.retries + result.retries;
+  const requests = `${plural(stats.requests, 'request')}, ${plural(retries, 'retry', 'retries')}`;
+  if (result.failed === 0 && result.skipped === 0 && !result.interrupted) {
+    const n = (a: ChangeResult['action']) => result.results.filter((r) => r.status === 'done' && r.action === a).length;
+    return `${c.bold(c.green('Apply complete:'))} ${n('create')} added, ${n('update')} changed, ${n('delete')} destroyed in ${formatSeconds(result.ms)} (${requests}).`;
+  }
+  const head = result.interrupted ? 'Apply interrupted:' : 'Apply incomplete:';
+  return `${c.bold(c.red(head))} ${result.done} done, ${result.failed} failed, ${result.skipped} skipped. Run plan again to see what is left.`;
+}

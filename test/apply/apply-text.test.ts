@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { ApplyResult, ChangeResult } from '../../src/apply/execute.js';
+import { renderApplyHeader, renderApplySummary, renderFinishedLine, renderLiveLine } from '../../src/render/apply-text.js';
+
+const r = (over: Partial<ChangeResult>): ChangeResult => ({
+  ref: 'monitor:mx-eu-3',
+  kind: 'monitor',
+  action: 'create',
+  key: 'mx-eu-3',
+  status: 'done',
+  id: '48790',
+  ms: 212,
+  attempts: 1,
+  ...over,
+});
+
+const result = (results: ChangeResult[], over: Partial<ApplyResult> = {}): ApplyResult => ({
+  results,
+  done: results.filter((x) => x.status === 'done').length,
+  failed: results.filter((x) => x.status === 'failed').length,
+  skipped: results.filter((x) => x.status === 'skipped').length,
+  ms: 912,
+  interrupted: false,
+  retries: 0,
+  readbacks: 0,
+  ...over,
+});
+
+describe('renderFinishedLine', () => {
+  it('renders done, failed and skipped changes like the mock-up', () => {
+    expect(renderFinishedLine(r({}))).toBe('  + monitor "mx-eu-3" created (id 48790) 0.2 s');
+    expect(renderFinishedLine(r({ action: 'update', key: 'mx-us-1', id: '48213', ms: 95 }))).toBe('  ~ monitor "mx-us-1" updated 0.1 s');
+    expect(renderFinishedLine(r({ action: 'delete', key: 'mx-legacy', id: '40001', ms: 120 }))).toBe('  - monitor "mx-legacy" deleted 0.1 s');
+    expect(
+      renderFinishedLine(
+        r({ kind: 'alert', key: 'mx-eu-3 / mx-eu-3 is DOWN', monitor: 'mx-eu-3', id: '99311', ms: 180 }),
+      ),
+    ).toBe('  + alert "mx-eu-3" / "mx-eu-3 is DOWN" created (id 99311) 0.2 s');
+    expect(
+      renderFinishedLine(
+        r({ key: 'mx-eu-4', status: 'failed', id: null, error: 'the service said "time_zone: unknown zone Europe/Berln" (POST /v1/Config/Monitor/)' }),
+      ),
+    ).toBe('  x monitor "mx-eu-4" failed: the service said "time_zone: unknown zone Europe/Berln" (POST /v1/Config/Monitor/)');
+    expect(
+      renderFinishedLine(
+        r({ kind: 'alert', key: 'mx-eu-4 / mx-eu-4 is DOWN', monitor: 'mx-eu-4', status: 'skipped', id: null, reason: 'needs monitor "mx-eu-4"', ms: 0, attempts: 0 }),
+      ),
+    ).toBe('  . alert "mx-eu-4" / "mx-eu-4 is DOWN" skipped: needs monitor "mx-eu-4"');
+  });
+
+  it('says how a change got done when that is unusual', () => {
+    expect(renderFinishedLine(r({ note: 'found after its answer was lost', attempts: 2, ms: 1500 }))).toBe(
+      '  + monitor "mx-eu-3" created (id 48790; found after its answer was lost) 1.5 s (2 attempts)',
+    );
+    expect(renderFinishedLine(r({ action: 'delete', note: 'already gone' }))).toBe('  - monitor "mx-eu-3" deleted (already gone) 0.2 s');
+    expect(renderFinishedLine(r({ status: 'failed', id: null, attempts: 4, error: 'HTTP 503 (PUT /x/)' }))).toBe(
+      '  x monitor "mx-eu-3" failed after 4 attempts: HTTP 503 (PUT /x/)',
+    );
+  });
+
+  it('colours only when asked', () => {
+    const coloured = renderFinishedLine(r({}), { color: true });
+    expect(coloured).toContain('\x1b[');
+    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(renderFinishedLine(r({})));
+  });
+});
+
+describe('renderLiveLine', () => {
+  it('shows progress, time and what is in flight', () => {
+    expect(
+      renderLiveLine({ done: 5, total: 7, elapsedMs: 600, running: ['~ alert "mx-us-1" / "mx-us-1 is DOWN"', '~ group "production"'], width: 100 }),
+    ).toBe('  [5/7] 0.6 s  ~ alert "mx-us-1" / "mx-us-1 is DOWN", ~ group "production"');
+    expect(renderLiveLine({ done: 0, total: 3, elapsedMs: 0, running: [] })).toBe('  [0/3] 0.0 s');
+  });
+
+  it('never reaches the last column of the terminal', () => {
+    const running = Array.from({ length: 20 }, (_, i) => `+ monitor "mx-${i}"`);
+    for (const width of [20, 40, 80, 132]) {
+      const line = renderLiveLine({ done: 1, total: 40, elapsedMs: 1234, running, width });
+      expect(line.length).toBeLessThan(width);
+      expect(line.endsWith('...')).toBe(true);
+      expect(line.startsWith('  [1/40] 1.2 s  ')).toBe(true);
+    }
+  });
+});
+
+describe('renderApplySummary', () => {
+  it('counts what was added, changed and destroyed when everything was done', () => {
+    const all = [
+      r({}),
+      r({ ref: 'a' }),
+      r({ action: 'update' }),
+      r({ action: 'update' }),
+      r({ action: 'update' }),
+      r({ action: 'update' }),
+      r({ action: 'delete' }),
+    ];
+    expect(renderApplySummary(result(all), { requests: 11, retries: 0 })).toBe(
+      'Apply complete: 2 added, 4 changed, 1 destroyed in 0.9 s (11 requests, 0 retries).',
+    );
+    // The engine's own retries count with the client's.
+    expect(renderApplySummary(result([r({})], { retries: 1 }), { requests: 1, retries: 0 })).toBe(
+      'Apply complete: 1 added, 0 changed, 0 destroyed in 0.9 s (1 request, 1 retry).',
+    );
+  });
+
+  it('says the apply is incomplete or interrupted and what to do next', () => {
+    const mixed = [r({}), r({ status: 'failed', id: null, error: 'x' }), r({ status: 'skipped', id: null, reason: 'needs x' })];
+    expect(renderApplySummary(result(mixed), { requests: 3, retries: 0 })).toBe(
+      'Apply incomplete: 1 done, 1 failed, 1 skipped. Run plan again to see what is left.',
+    );
+    expect(renderApplySummary(result([r({}), r({ status: 'skipped', id: null, reason: 'interrupted' })], { interrupted: true }), { requests: 1, retries: 0 })).toBe(
+      'Apply interrupted: 1 done, 0 failed, 1 skipped. Run plan again to see what is left.',
+    );
+  });
+
+  it('has a header line', () => {
+    expect(renderApplyHeader(7, 8)).toBe('Applying 7 changes with parallelism 8');
+    expect(renderApplyHeader(1, 1)).toBe('Applying 1 change with parallelism 1');
+  });
+});
