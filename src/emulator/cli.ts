@@ -1,0 +1,78 @@
+/**
+ * `monsync emulator`: runs the emulator in the foreground until SIGINT or SIGTERM. STDOUT gets
+ * exactly one line, `listening on <url>`, so scripts can read the address; everything meant for
+ * people goes to STDERR.
+ */
+import { UserError } from '../cli/errors.js';
+import { DEFAULT_CREDENTIALS, EmulatorStartError, StateFileError, startEmulator } from './index.js';
+import { isSeedName } from './seed.js';
+
+export interface EmulatorCommandOptions {
+  port: string;
+  host: string;
+  state?: string;
+  seed: string;
+}
+
+function parsePort(v: string): number {
+  if (!/^\d{1,5}$/.test(v.trim()) || Number(v) > 65535) {
+    throw new UserError(`--port must be a number from 0 to 65535 (0 picks a free port), got "${v}"`, { exitCode: 2 });
+  }
+  return Number(v);
+}
+
+export async function runEmulatorCommand(opts: EmulatorCommandOptions): Promise<void> {
+  const port = parsePort(opts.port);
+  if (!isSeedName(opts.seed)) throw new UserError(`--seed must be default or empty, got "${opts.seed}"`, { exitCode: 2 });
+  if (opts.host.trim() === '') throw new UserError('--host must not be empty', { exitCode: 2 });
+
+  let emu;
+  try {
+    emu = await startEmulator({
+      host: opts.host,
+      port,
+      seed: opts.seed,
+      ...(opts.state !== undefined && { statePath: opts.state }),
+      onPersistError: (err) => process.stderr.write(`monsync emulator: ${err.message}\n`),
+    });
+  } catch (err) {
+    if (err instanceof StateFileError || err instanceof EmulatorStartError) throw new UserError(err.message);
+    throw err;
+  }
+
+  process.stdout.write(`listening on ${emu.url}\n`);
+  const { v1, v2 } = DEFAULT_CREDENTIALS;
+  process.stderr.write(
+    [
+      `monsync emulator: serving the monitoring API v1 and v2 on ${emu.url}` +
+        (opts.state ? ` (state in ${opts.state})` : ' (state in memory only)'),
+      `  v1 HTTP Basic: ${v1.user} / ${v1.password}`,
+      `  v2 OAuth client: ${v2.clientId} / ${v2.clientSecret}`,
+      '  point monsync at it with:',
+      `    export MONSYNC_URL=${emu.url}`,
+      `    export MONSYNC_USERNAME=${v1.user} MONSYNC_PASSWORD=${v1.password}`,
+      `    export MONSYNC_CLIENT_ID=${v2.clientId} MONSYNC_CLIENT_SECRET=${v2.clientSecret}`,
+      `  control API: ${emu.url}/_emulator/ (reset, seed, state, requests, faults, clock). Ctrl-C stops.`,
+      '',
+    ].join('\n'),
+  );
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`monsync emulator: ${signal}, stopping${opts.state ? ' (flushing state)' : ''}\n`);
+      emu.close().then(
+        () => resolve(),
+        (err: unknown) => {
+          process.stderr.write(`monsync emulator: error while stopping: ${err instanceof Error ? err.message : String(err)}\n`);
+          process.exitCode = 1;
+          resolve();
+        },
+      );
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * The control API under /_emulator/ (CONTRIBUTING.md): no auth, never recorded, never faulted.
+ */
+import type { EmulatorClock } from './clock.js';
+import { badRequest } from './errors.js';
+import { parseFaultConfig, type FaultInjector } from './faults.js';
+import type { RequestLog } from './request-log.js';
+import { Router } from './routes.js';
+import { applySeed, isSeedName } from './seed.js';
+import type { EmulatorStore, SeedName } from './store.js';
+import { isObject, show } from './validate.js';
+
+export interface ControlContext {
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  store: EmulatorStore;
+  clock: EmulatorClock;
+  faults: FaultInjector;
+  log: RequestLog;
+  defaultSeed: SeedName;
+}
+
+function clockView(clock: EmulatorClock): { now: number; offset_seconds: number; iso: string } {
+  const ms = clock.nowMs();
+  return { now: Math.floor(ms / 1000), offset_seconds: Math.round(clock.offset / 1000), iso: new Date(ms).toISOString() };
+}
+
+function objectBody(body: unknown, what: string): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (!isObject(body)) throw badRequest(`${what}: body must be a JSON object`);
+  return body;
+}
+
+export function buildControlRouter(): Router<ControlContext> {
+  const r = new Router<ControlContext>();
+  const ok = (body: unknown) => ({ status: 200, body });
+
+  r.add('POST', '/_emulator/reset', (c) => {
+    const b = objectBody(c.body, 'reset');
+    const seed = b.seed ?? c.defaultSeed;
+    if (!isSeedName(seed)) throw badRequest(`reset: seed ${show(seed)} is not one of default, empty`);
+    c.store.clear();
+    applySeed(c.store, seed);
+    c.faults.clear();
+    c.log.reset();
+    return ok({ seed, ...c.store.counts });
+  });
+  r.add('POST', '/_emulator/seed', (c) => ok(c.store.seed(c.body)));
+  r.add('GET', '/_emulator/state', (c) => ok({ now: c.clock.nowSeconds(), ...c.store.snapshot() }));
+  r.add('GET', '/_emulator/requests', (c) => ok({ requests: c.log.list() }));
+  r.add('DELETE', '/_emulator/requests', (c) => ok({ cleared: c.log.clear() }));
+  r.add('GET', '/_emulator/faults', (c) => ok({ faults: c.faults.config }));
+  r.add('POST', '/_emulator/faults', (c) => {
+    c.faults.set(parseFaultConfig(c.body));
+    return ok({ faults: c.faults.config });
+  });
+  r.add('DELETE', '/_emulator/faults', (c) => {
+    c.faults.clear();
+    return ok({ faults: null });
+  });
+  r.add('GET', '/_emulator/clock', (c) => ok(clockView(c.clock)));
+  r.add('POST', '/_emulator/clock', (c) => {
+    const b = objectBody(c.body, 'clock');
+    const extra = Object.keys(b).filter((k) => k !== 'advance_seconds' && k !== 'set');
+    if (extra.length) throw badRequest(`clock: unknown key ${extra.join(', ')} (allowed: advance_seconds, set)`);
+    const { advance_seconds: adv, set } = b;
+    if (set !== undefined && (typeof set !== 'number' || !Number.isFinite(set) || set < 0)) {
+      throw badRequest(`clock: set must be unix seconds (a number >= 0), got ${show(set)}`);
+    }
+    if (adv !== undefined && (typeof adv !== 'number' || !Number.isFinite(adv))) {
+      throw badRequest(`clock: advance_seconds must be a number, got ${show(adv)}`);
+    }
+    if (set !== undefined) c.clock.set(set);
+    if (adv !== undefined) c.clock.advance(adv);
+    if (set !== undefined || adv !== undefined) c.store.touch();
+    return ok(clockView(c.clock));
+  });
+  r.add('POST', '/_emulator/alert-active', (c) => {
+    const b = objectBody(c.body, 'alert-active');
+    if (typeof b.monitor !== 'string') throw badRequest(`alert-active: monitor must be a monitor id string, got ${show(b.monitor)}`);
+    if (typeof b.active !== 'boolean') throw badRequest(`alert-active: active must be a boolean, got ${show(b.active)}`);
+    c.store.setAlertActive(b.monitor, b.active);
+    return ok({ monitor: b.monitor, active: b.active });
+  });
+  r.add('POST', '/_emulator/data', (c) => {
+    const b = objectBody(c.body, 'data');
+    if (typeof b.monitor !== 'string') throw badRequest(`data: monitor must be a monitor id string, got ${show(b.monitor)}`);
+    if (b.items === undefined && b.analysis === undefined) throw badRequest('data: give items and/or analysis');
+    return ok({ monitor: b.monitor, ...c.store.addData(b.monitor, b.items, b.analysis) });
+  });
+  return r;
+}

@@ -1,0 +1,144 @@
+/**
+ * Programmatic entry point: startEmulator() builds the store, loads or seeds the state, and
+ * serves the API on node:http. Used by `monsync emulator` and by the tests.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_CREDENTIALS, TokenService, type Credentials } from './auth.js';
+import { EmulatorClock } from './clock.js';
+import { buildControlRouter } from './control.js';
+import { FaultInjector } from './faults.js';
+import { createRequestHandler } from './http.js';
+import { StateFileError, StatePersister, readStateFile } from './persist.js';
+import { RequestLog } from './request-log.js';
+import { buildApiRouter } from './routes.js';
+import { applySeed } from './seed.js';
+import { EmulatorStore, type SeedName } from './store.js';
+
+export { DEFAULT_CREDENTIALS, type Credentials } from './auth.js';
+export { StateFileError } from './persist.js';
+export { EmulatorStore, type SeedName } from './store.js';
+
+export interface EmulatorOptions {
+  host?: string;
+  port?: number;
+  statePath?: string;
+  /** Initial data when there is no state file yet (and for reset without a seed name). */
+  seed?: SeedName;
+  credentials?: { v1?: Credentials['v1']; v2?: Credentials['v2'] };
+  /** Called when a background state write fails (the emulator keeps serving). */
+  onPersistError?: (err: Error) => void;
+}
+
+export interface RunningEmulator {
+  url: string;
+  host: string;
+  port: number;
+  store: EmulatorStore;
+  /** Present with statePath. */
+  persister: StatePersister | null;
+  close(): Promise<void>;
+}
+
+/** Start failures the user can act on (port in use, bad host); messages are meant for them. */
+export class EmulatorStartError extends Error {
+  override readonly name = 'EmulatorStartError';
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening);
+      const why =
+        err.code === 'EADDRINUSE'
+          ? 'the address is already in use'
+          : err.code === 'EACCES'
+            ? 'permission denied'
+            : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
+              ? 'no such local address'
+              : err.message;
+      reject(new EmulatorStartError(`cannot listen on ${host}:${port}: ${why}`));
+    };
+    const onListening = (): void => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = opts.host ?? '127.0.0.1';
+  const port = opts.port ?? 0;
+  const seed: SeedName = opts.seed ?? 'default';
+  const credentials: Credentials = {
+    v1: opts.credentials?.v1 ?? DEFAULT_CREDENTIALS.v1,
+    v2: opts.credentials?.v2 ?? DEFAULT_CREDENTIALS.v2,
+  };
+  const clock = new EmulatorClock();
+  const store = new EmulatorStore(clock);
+
+  let persister: StatePersister | null = null;
+  if (opts.statePath) {
+    const path = opts.statePath;
+    const saved = readStateFile(path);
+    if (saved === undefined) applySeed(store, seed);
+    else {
+      try {
+        store.load(saved);
+      } catch (err) {
+        throw new StateFileError(
+          `state file ${path} is not a usable emulator state: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
+    persister = new StatePersister(path, () => store.snapshot(), opts.onPersistError);
+    // Written at once so an unwritable location fails the start, not a later request.
+    persister.writeNow();
+    const p = persister;
+    store.onChange(() => p.schedule());
+  } else {
+    applySeed(store, seed);
+  }
+
+  const runtime = {
+    store,
+    clock,
+    tokens: new TokenService(clock, credentials),
+    faults: new FaultInjector(),
+    log: new RequestLog(),
+    credentials,
+    apiRouter: buildApiRouter(),
+    controlRouter: buildControlRouter(),
+    defaultSeed: () => seed,
+  };
+  const server = createServer(createRequestHandler(runtime));
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  await listen(server, port, host);
+  const actualPort = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${urlHost}:${actualPort}`,
+    host,
+    port: actualPort,
+    store,
+    persister,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        if (persister) await persister.close();
+      })();
+      return closing;
+    },
+  };
+}

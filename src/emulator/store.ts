@@ -1,0 +1,986 @@
+/**
+ * The emulator's state: pure TypeScript, no HTTP. Every resource lives in a Map keyed by id, with
+ * the monitor <-> alert and monitor <-> group relations indexed both ways, so that list endpoints
+ * are O(n) and deletes cascade without scans of the whole account.
+ *
+ * Objects are kept in their wire form ("raw"): seeded objects with quirks (`timer: "5"`,
+ * `hostname`, `type: "EMAIL"`) are served back exactly as given. Only `alerts` and `groups` of a
+ * monitor are computed from the relations, so they always reflect reality.
+ */
+import { EmulatorClock } from './clock.js';
+import { badRequest, conflict, notFound } from './errors.js';
+import { zonedIso, utcIso } from './time.js';
+import {
+  isObject,
+  show,
+  validateAlertBody,
+  validateGroupBody,
+  validateMonitorBody,
+  type Json,
+  type JsonObject,
+} from './validate.js';
+
+export { StoreError } from './errors.js';
+export type { Json, JsonObject } from './validate.js';
+
+export type SeedName = 'default' | 'empty';
+export type Kind = 'monitor' | 'alert' | 'group' | 'destination';
+
+export const FIRST_IDS: Readonly<Record<Kind, number>> = {
+  monitor: 10001,
+  alert: 50001,
+  group: 301,
+  destination: 701,
+};
+
+interface MonitorRec {
+  /** Wire fields except `alerts` and `groups`. */
+  raw: JsonObject;
+  /** Seeded monitors of other types may omit these fields; API-made ones always carry them. */
+  showAlerts: boolean;
+  showGroups: boolean;
+  alerts: Set<string>;
+  groups: Set<string>;
+}
+
+interface GroupRec {
+  id: string;
+  name: string;
+  monitors: Set<string>;
+}
+
+export interface DataItemIn {
+  utc_mktime: number;
+  value: number | null;
+  failed: boolean;
+  error: string | null;
+  samples: number | null;
+  alert_matches: string[];
+  time?: string;
+  utc_time?: string;
+}
+
+export interface Hop {
+  source: string;
+  destination: string;
+  time: number;
+  duration: number;
+}
+
+interface MonitorData {
+  items: DataItemIn[];
+  analysis: Hop[][];
+}
+
+export interface SeedBody {
+  destinations?: unknown[];
+  monitors?: unknown[];
+  alerts?: unknown[];
+  groups?: unknown[];
+}
+
+export interface SeedResult {
+  destinations: string[];
+  monitors: string[];
+  alerts: string[];
+  groups: string[];
+}
+
+export interface StatusEntry {
+  id: string;
+  label: string;
+  type: string;
+  alert_active: boolean;
+}
+
+export interface FilterQuery {
+  t: number;
+  prefix?: string;
+  suffix?: string;
+  contains?: string;
+  meta?: [string, string][];
+}
+
+export type Average = 'raw' | 'hour' | 'day';
+
+export const SNAPSHOT_FORMAT = 'monsync-emulator-state';
+export const SNAPSHOT_VERSION = 1;
+
+export interface Snapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  version: number;
+  clock_offset_ms: number;
+  counters: Record<Kind, number>;
+  destinations: JsonObject[];
+  monitors: JsonObject[];
+  alerts: JsonObject[];
+  groups: { id: string; name: string; monitors: string[] }[];
+  pauses: { id: string; until_ms: number }[];
+  alert_active: string[];
+  data: { monitor: string; items: DataItemIn[]; analysis: Hop[][] }[];
+}
+
+const DISPLAY_TYPES: Record<string, string> = {
+  smtp: 'SMTP',
+  http: 'HTTP',
+  ping: 'Ping',
+  'dns query': 'DNS Query',
+  'tcp port': 'TCP Port',
+  'ssh port': 'SSH Port',
+};
+
+/** `smtp` -> `SMTP`, `dns-query` -> `DNS Query`; unknown types are shown as stored. */
+export function displayType(type: string): string {
+  return DISPLAY_TYPES[type.toLowerCase().replace(/[-_\s]+/g, ' ').trim()] ?? type;
+}
+
+const ALERT_DISPLAY_TYPES: Record<string, string> = { 'up-down': 'Up/Down Alert' };
+
+function idOf(v: unknown): string | undefined {
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+function asString(v: Json | undefined): string {
+  return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+}
+
+export class EmulatorStore {
+  readonly clock: EmulatorClock;
+  private monitors = new Map<string, MonitorRec>();
+  private alerts = new Map<string, JsonObject>();
+  private groups = new Map<string, GroupRec>();
+  private destinations = new Map<string, JsonObject>();
+  /** Alert id -> end of its pause, emulator-clock milliseconds. */
+  private pauses = new Map<string, number>();
+  private activeMonitors = new Set<string>();
+  private data = new Map<string, MonitorData>();
+  private counters: Record<Kind, number> = { ...FIRST_IDS };
+  private rev = 0;
+  private listeners: (() => void)[] = [];
+
+  constructor(clock: EmulatorClock = new EmulatorClock()) {
+    this.clock = clock;
+  }
+
+  /** Bumped on every state change; the persister and tests watch it. */
+  get revision(): number {
+    return this.rev;
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Marks a change made outside the store's own methods (the clock) so it is persisted. */
+  touch(): void {
+    this.changed();
+  }
+
+  private changed(): void {
+    this.rev++;
+    for (const l of this.listeners) l();
+  }
+
+  get counts(): Record<'monitors' | 'alerts' | 'groups' | 'destinations' | 'pauses', number> {
+    return {
+      monitors: this.monitors.size,
+      alerts: this.alerts.size,
+      groups: this.groups.size,
+      destinations: this.destinations.size,
+      pauses: this.pauses.size,
+    };
+  }
+
+  private nextId(kind: Kind, taken: (id: string) => boolean): string {
+    for (;;) {
+      const id = String(this.counters[kind]++);
+      if (!taken(id)) return id;
+    }
+  }
+
+  /** Keeps generated ids ahead of explicit numeric ids given by a seed. */
+  private noteId(kind: Kind, id: string): void {
+    if (/^\d{1,15}$/.test(id)) {
+      const n = Number(id);
+      if (n >= this.counters[kind]) this.counters[kind] = n + 1;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lookups
+
+  private monitorRec(id: string): MonitorRec {
+    const m = this.monitors.get(id);
+    if (!m) throw notFound(`monitor ${id} not found`);
+    return m;
+  }
+
+  private alertRec(id: string): JsonObject {
+    const a = this.alerts.get(id);
+    if (!a) throw notFound(`alert ${id} not found`);
+    return a;
+  }
+
+  private groupRec(id: string): GroupRec {
+    const g = this.groups.get(id);
+    if (!g) throw notFound(`group ${id} not found`);
+    return g;
+  }
+
+  hasMonitor(id: string): boolean {
+    return this.monitors.has(id);
+  }
+
+  hasAlert(id: string): boolean {
+    return this.alerts.has(id);
+  }
+
+  private static isSmtp(m: MonitorRec): boolean {
+    return asString(m.raw.type).toLowerCase() === 'smtp';
+  }
+
+  private renderMonitor(m: MonitorRec): JsonObject {
+    const out: JsonObject = { ...m.raw };
+    if (m.raw.meta && isObject(m.raw.meta)) out.meta = { ...m.raw.meta };
+    if (m.showAlerts) out.alerts = [...m.alerts];
+    if (m.showGroups) out.groups = [...m.groups];
+    return out;
+  }
+
+  private static label(m: MonitorRec): string {
+    return asString(m.raw.label);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Monitors (4.4)
+
+  listMonitors(): JsonObject[] {
+    const out: JsonObject[] = [];
+    for (const m of this.monitors.values()) out.push(this.renderMonitor(m));
+    return out;
+  }
+
+  getMonitor(id: string): JsonObject {
+    return this.renderMonitor(this.monitorRec(id));
+  }
+
+  createMonitor(body: unknown): JsonObject {
+    const f = validateMonitorBody(body, 'create');
+    const id = this.nextId('monitor', (x) => this.monitors.has(x));
+    // Field order follows the API's field table, so dumps read naturally.
+    const raw: JsonObject = {
+      id,
+      label: f.label as string,
+      type: 'smtp',
+      description: null,
+      ip_address: f.ip_address as string,
+      port: f.port ?? 25,
+      ipv6: f.ipv6 ?? false,
+      use_tls: f.use_tls ?? 'auto',
+      use_client_cert: false,
+      test_account: f.test_account as string,
+      attachment: f.attachment ?? '',
+      custom_subject: f.custom_subject ?? '',
+      custom_body: f.custom_body ?? '',
+      message_format: f.message_format ?? 'text/plain',
+      timer: f.timer as number,
+      ttl: f.ttl ?? 0,
+      timeout: 30,
+      time_zone: f.time_zone as string,
+      data_label: 'seconds',
+      meta: f.meta ?? {},
+    };
+    const rec: MonitorRec = { raw, showAlerts: true, showGroups: true, alerts: new Set(), groups: new Set() };
+    this.monitors.set(id, rec);
+    this.changed();
+    return this.renderMonitor(rec);
+  }
+
+  updateMonitor(id: string, body: unknown): JsonObject {
+    const m = this.monitorRec(id);
+    if (!EmulatorStore.isSmtp(m)) {
+      throw badRequest(`monitor ${id} is of type ${show(m.raw.type)}: only SMTP monitors can be modified`);
+    }
+    const f = validateMonitorBody(body, 'update');
+    for (const [k, v] of Object.entries(f)) {
+      if (k === 'type' || v === undefined) continue;
+      m.raw[k] = v;
+    }
+    this.changed();
+    return this.renderMonitor(m);
+  }
+
+  deleteMonitor(id: string): JsonObject {
+    const m = this.monitorRec(id);
+    if (!EmulatorStore.isSmtp(m)) {
+      throw badRequest(`monitor ${id} is of type ${show(m.raw.type)}: only SMTP monitors can be deleted`);
+    }
+    const out = this.renderMonitor(m);
+    this.removeMonitor(id, m);
+    this.changed();
+    return out;
+  }
+
+  private removeMonitor(id: string, m: MonitorRec): void {
+    for (const a of m.alerts) {
+      this.alerts.delete(a);
+      this.pauses.delete(a);
+    }
+    for (const g of m.groups) this.groups.get(g)?.monitors.delete(id);
+    this.activeMonitors.delete(id);
+    this.data.delete(id);
+    this.monitors.delete(id);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Alerts (4.5)
+
+  private alertLookups = {
+    monitorType: (id: string): string | undefined => {
+      const m = this.monitors.get(id);
+      return m ? asString(m.raw.type) : undefined;
+    },
+    hasDestination: (id: string): boolean => this.destinations.has(id),
+  };
+
+  /** The list shows the display form of `type` and a `violations` count (API 2.3). */
+  listAlerts(): JsonObject[] {
+    const out: JsonObject[] = [];
+    for (const a of this.alerts.values()) {
+      const type = asString(a.type);
+      out.push({ ...a, type: ALERT_DISPLAY_TYPES[type] ?? type, violations: a.violations ?? '0' });
+    }
+    return out;
+  }
+
+  getAlert(id: string): JsonObject {
+    return this.renderAlert(this.alertRec(id));
+  }
+
+  private renderAlert(a: JsonObject): JsonObject {
+    const out = { ...a };
+    if (Array.isArray(a.alert_destinations)) out.alert_destinations = [...a.alert_destinations];
+    return out;
+  }
+
+  createAlert(body: unknown): JsonObject {
+    const f = validateAlertBody(body, 'create', this.alertLookups);
+    const id = this.nextId('alert', (x) => this.alerts.has(x));
+    const a: JsonObject = { id, ...f };
+    this.alerts.set(id, a);
+    this.monitorRec(f.monitor).alerts.add(id);
+    this.changed();
+    return this.renderAlert(a);
+  }
+
+  updateAlert(id: string, body: unknown): JsonObject {
+    const a = this.alertRec(id);
+    const f = validateAlertBody(body, 'update', this.alertLookups);
+    const before = asString(a.monitor);
+    if (before !== f.monitor) {
+      this.monitors.get(before)?.alerts.delete(id);
+      this.monitorRec(f.monitor).alerts.add(id);
+    }
+    Object.assign(a, f);
+    this.changed();
+    return this.renderAlert(a);
+  }
+
+  deleteAlert(id: string): JsonObject {
+    const a = this.alertRec(id);
+    const out = this.renderAlert(a);
+    this.monitors.get(asString(a.monitor))?.alerts.delete(id);
+    this.alerts.delete(id);
+    this.pauses.delete(id);
+    this.changed();
+    return out;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Groups (4.3)
+
+  listGroups(): { id: string; name: string }[] {
+    const out: { id: string; name: string }[] = [];
+    for (const g of this.groups.values()) out.push({ id: g.id, name: g.name });
+    return out;
+  }
+
+  private renderGroupMembers(g: GroupRec): { id: string; name: string; monitors: { id: string; label: string }[] } {
+    const monitors: { id: string; label: string }[] = [];
+    for (const id of g.monitors) {
+      const m = this.monitors.get(id);
+      if (m) monitors.push({ id, label: EmulatorStore.label(m) });
+    }
+    return { id: g.id, name: g.name, monitors };
+  }
+
+  getGroup(id: string): { id: string; name: string; monitors: { id: string; label: string }[] } {
+    return this.renderGroupMembers(this.groupRec(id));
+  }
+
+  /** The create response lists member ids, or null when none were given (API 2.5). */
+  createGroup(body: unknown): { id: string; name: string; monitors: string[] | null } {
+    const f = validateGroupBody(body, 'create', (x) => this.monitors.has(x));
+    const id = this.nextId('group', (x) => this.groups.has(x));
+    const g: GroupRec = { id, name: f.name, monitors: new Set(f.monitors ?? []) };
+    this.groups.set(id, g);
+    for (const m of g.monitors) this.monitorRec(m).groups.add(id);
+    this.changed();
+    return { id, name: g.name, monitors: f.monitors ? [...g.monitors] : null };
+  }
+
+  updateGroup(
+    id: string,
+    body: unknown,
+  ): { replace: boolean; group: { id: string; name: string; monitors: { id: string; label: string }[] } } {
+    const g = this.groupRec(id);
+    const f = validateGroupBody(body, 'update', (x) => this.monitors.has(x));
+    g.name = f.name;
+    const replace = f.replace ?? false;
+    if (replace) {
+      for (const m of g.monitors) this.monitors.get(m)?.groups.delete(id);
+      g.monitors = new Set(f.monitors ?? []);
+    } else {
+      for (const m of f.monitors ?? []) g.monitors.add(m);
+    }
+    for (const m of g.monitors) this.monitorRec(m).groups.add(id);
+    this.changed();
+    return { replace, group: this.renderGroupMembers(g) };
+  }
+
+  deleteGroup(id: string): { name: string; id: string } {
+    const g = this.groupRec(id);
+    for (const m of g.monitors) this.monitors.get(m)?.groups.delete(id);
+    this.groups.delete(id);
+    this.changed();
+    return { name: g.name, id };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Destinations (4.7): read only through the API; the seed makes them.
+
+  listDestinations(): JsonObject[] {
+    return [...this.destinations.values()].map((d) => ({ ...d }));
+  }
+
+  getDestination(id: string): JsonObject {
+    const d = this.destinations.get(id);
+    if (!d) throw notFound(`alert destination ${id} not found`);
+    return { ...d };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Pauses (4.6, state machine of section 3). A pause is an end time on the emulator clock; an
+  // expired entry is simply ignored (and dropped when next seen).
+
+  private pausedUntil(alertId: string, now: number): number | undefined {
+    const until = this.pauses.get(alertId);
+    if (until === undefined) return undefined;
+    if (until <= now) {
+      this.pauses.delete(alertId);
+      return undefined;
+    }
+    return until;
+  }
+
+  isAlertPaused(alertId: string): boolean {
+    return this.pausedUntil(alertId, this.clock.nowMs()) !== undefined;
+  }
+
+  listPauses(): { id: string; monitor: string; seconds: number }[] {
+    const now = this.clock.nowMs();
+    const out: { id: string; monitor: string; seconds: number }[] = [];
+    for (const [id, until] of [...this.pauses]) {
+      if (until <= now) {
+        this.pauses.delete(id);
+        continue;
+      }
+      const a = this.alerts.get(id);
+      if (!a) continue;
+      out.push({ id, monitor: asString(a.monitor), seconds: Math.ceil((until - now) / 1000) });
+    }
+    return out;
+  }
+
+  private setPause(ids: Iterable<string>, seconds: number): string[] {
+    const until = this.clock.nowMs() + seconds * 1000;
+    const done: string[] = [];
+    for (const id of ids) {
+      this.pauses.set(id, until);
+      done.push(id);
+    }
+    this.changed();
+    return done;
+  }
+
+  pauseAll(seconds: number): string[] {
+    return this.setPause(this.alerts.keys(), seconds);
+  }
+
+  pauseAlert(alertId: string, seconds: number): { alert: string; monitor: string } {
+    const a = this.alertRec(alertId);
+    this.setPause([alertId], seconds);
+    return { alert: alertId, monitor: asString(a.monitor) };
+  }
+
+  pauseMonitor(monitorId: string, seconds: number): string[] {
+    return this.setPause(this.monitorRec(monitorId).alerts, seconds);
+  }
+
+  resumeAll(): string[] {
+    this.pauses.clear();
+    this.changed();
+    return [...this.alerts.keys()];
+  }
+
+  /**
+   * Given a monitor id, ends the pauses of its alerts. Given an alert id, ends that alert's pause
+   * and reports success, as the real service does (service-notes).
+   */
+  resumeMonitor(id: string): string[] {
+    const m = this.monitors.get(id);
+    let ids: string[];
+    if (m) ids = [...m.alerts];
+    else if (this.alerts.has(id)) ids = [id];
+    else throw notFound(`monitor ${id} not found (nor an alert with that id)`);
+    for (const a of ids) this.pauses.delete(a);
+    this.changed();
+    return ids;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Status (4.1, 4.2). The one place alert activity is computed; a later simulation of tests
+  // and alerts replaces `alertActive` only.
+
+  setAlertActive(monitorId: string, active: boolean): void {
+    this.monitorRec(monitorId);
+    if (active) this.activeMonitors.add(monitorId);
+    else this.activeMonitors.delete(monitorId);
+    this.changed();
+  }
+
+  /** A monitor's alerts count as paused when it has alerts and every one of them is paused. */
+  private monitorPaused(m: MonitorRec, now: number): boolean {
+    if (m.alerts.size === 0) return false;
+    for (const a of m.alerts) if (this.pausedUntil(a, now) === undefined) return false;
+    return true;
+  }
+
+  private alertActive(id: string, m: MonitorRec, now: number): boolean {
+    return this.activeMonitors.has(id) && !this.monitorPaused(m, now);
+  }
+
+  statusEntries(): StatusEntry[] {
+    const now = this.clock.nowMs();
+    const out: StatusEntry[] = [];
+    for (const [id, m] of this.monitors) {
+      out.push({
+        id,
+        label: EmulatorStore.label(m),
+        type: displayType(asString(m.raw.type)),
+        alert_active: this.alertActive(id, m, now),
+      });
+    }
+    return out;
+  }
+
+  status(): { global_alert_active: boolean; monitor_list: StatusEntry[] } {
+    const monitor_list = this.statusEntries();
+    return { global_alert_active: monitor_list.some((e) => e.alert_active), monitor_list };
+  }
+
+  /** v2: lower-case types; only monitors with an active alert unless `all`. */
+  statusV2(all: boolean): { global_alert_active: boolean; monitors: StatusEntry[] } {
+    const entries = this.statusEntries().map((e) => ({ ...e, type: e.type.toLowerCase() }));
+    const active = entries.filter((e) => e.alert_active);
+    return { global_alert_active: active.length > 0, monitors: all ? entries : active };
+  }
+
+  filterStatus(q: FilterQuery): JsonObject[] {
+    const now = this.clock.nowMs();
+    const out: JsonObject[] = [];
+    for (const [id, m] of this.monitors) {
+      const label = EmulatorStore.label(m);
+      if (q.prefix !== undefined && !label.startsWith(q.prefix)) continue;
+      if (q.suffix !== undefined && !label.endsWith(q.suffix)) continue;
+      if (q.contains !== undefined && !label.includes(q.contains)) continue;
+      if (q.meta && !EmulatorStore.metaMatches(m, q.meta)) continue;
+      // Counts and last_* stay empty until tests are simulated.
+      out.push({
+        monitor: id,
+        label,
+        alert_active: this.alertActive(id, m, now),
+        alert_count: 0,
+        fail_count: 0,
+        test_count: 0,
+        last_alert: null,
+        last_failed: null,
+        last_test: null,
+      });
+    }
+    return out;
+  }
+
+  private static metaMatches(m: MonitorRec, pairs: [string, string][]): boolean {
+    const meta = isObject(m.raw.meta) ? m.raw.meta : {};
+    return pairs.every(([k, v]) => meta[k] === v);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Data (4.8)
+
+  addData(monitorId: string, items: unknown, analysis: unknown): { items: number; analysis: number } {
+    this.monitorRec(monitorId);
+    const newItems = items === undefined ? [] : parseDataItems(items);
+    const newAnalysis = analysis === undefined ? [] : parseAnalysis(analysis);
+    const d = this.data.get(monitorId) ?? { items: [], analysis: [] };
+    d.items.push(...newItems);
+    d.items.sort((a, b) => a.utc_mktime - b.utc_mktime);
+    d.analysis.push(...newAnalysis);
+    this.data.set(monitorId, d);
+    this.changed();
+    return { items: d.items.length, analysis: d.analysis.length };
+  }
+
+  monitorData(
+    monitorId: string,
+    begin: number,
+    end: number,
+    average: Average,
+  ): { monitor: string; monitor_label: string; data: JsonObject[] } {
+    const m = this.monitorRec(monitorId);
+    const tz = typeof m.raw.time_zone === 'string' ? m.raw.time_zone : undefined;
+    const items = (this.data.get(monitorId)?.items ?? []).filter((i) => i.utc_mktime >= begin && i.utc_mktime <= end);
+    const shaped = average === 'raw' ? items : averageItems(items, average === 'hour' ? 3600 : 86400);
+    return {
+      monitor: monitorId,
+      monitor_label: EmulatorStore.label(m),
+      data: shaped.map((i) => renderDataItem(i, tz)),
+    };
+  }
+
+  allMonitorData(
+    begin: number,
+    end: number,
+    average: Average,
+    meta: [string, string][] | undefined,
+  ): { monitor: string; monitor_label: string; data: JsonObject[] }[] {
+    const out: { monitor: string; monitor_label: string; data: JsonObject[] }[] = [];
+    for (const [id, m] of this.monitors) {
+      if (meta && !EmulatorStore.metaMatches(m, meta)) continue;
+      out.push(this.monitorData(id, begin, end, average));
+    }
+    return out;
+  }
+
+  responseAnalysis(monitorId: string, begin: number, end: number): Hop[][] {
+    this.monitorRec(monitorId);
+    return (this.data.get(monitorId)?.analysis ?? [])
+      .filter((hops) => hops.length > 0 && (hops[0] as Hop).time >= begin && (hops[0] as Hop).time <= end)
+      .map((hops) => hops.map((h) => ({ ...h })));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Seeding (control API): raw objects added as given, all or nothing.
+
+  seed(body: unknown): SeedResult {
+    if (!isObject(body)) throw badRequest('seed: body must be a JSON object {destinations?, monitors?, alerts?, groups?}');
+    const list = (k: keyof SeedBody): JsonObject[] => {
+      const v = body[k];
+      if (v === undefined || v === null) return [];
+      if (!Array.isArray(v)) throw badRequest(`seed: ${k} must be an array`);
+      return v.map((o, i) => {
+        if (!isObject(o)) throw badRequest(`seed: ${k}[${i}] must be an object`);
+        return o;
+      });
+    };
+    const destinations = list('destinations');
+    const monitors = list('monitors');
+    const alerts = list('alerts');
+    const groups = list('groups');
+    const extra = Object.keys(body).filter((k) => !['destinations', 'monitors', 'alerts', 'groups'].includes(k));
+    if (extra.length) throw badRequest(`seed: unknown key ${extra.join(', ')}`);
+
+    // Validate everything before touching state.
+    const explicit = (k: string, objs: JsonObject[], exists: (id: string) => boolean): Set<string> => {
+      const ids = new Set<string>();
+      objs.forEach((o, i) => {
+        if (o.id === undefined || o.id === null) return;
+        const id = idOf(o.id);
+        if (id === undefined) throw badRequest(`seed: ${k}[${i}].id must be a non-empty string or a number`);
+        if (exists(id) || ids.has(id)) throw conflict(`seed: ${k}[${i}].id ${id} already exists`);
+        ids.add(id);
+      });
+      return ids;
+    };
+    const newDestinationIds = explicit('destinations', destinations, (id) => this.destinations.has(id));
+    const newMonitorIds = explicit('monitors', monitors, (id) => this.monitors.has(id));
+    const newAlertIds = explicit('alerts', alerts, (id) => this.alerts.has(id));
+    const newGroupIds = explicit('groups', groups, (id) => this.groups.has(id));
+    const monitorKnown = (id: string): boolean => this.monitors.has(id) || newMonitorIds.has(id);
+    monitors.forEach((o, i) => {
+      for (const f of ['label', 'type'] as const) {
+        if (typeof o[f] !== 'string') throw badRequest(`seed: monitors[${i}].${f} must be a string`);
+      }
+    });
+    alerts.forEach((o, i) => {
+      const mid = idOf(o.monitor);
+      if (mid === undefined || !monitorKnown(mid)) {
+        throw badRequest(`seed: alerts[${i}].monitor ${show(o.monitor)} is not a known monitor id`);
+      }
+    });
+    groups.forEach((o, i) => {
+      if (typeof o.name !== 'string') throw badRequest(`seed: groups[${i}].name must be a string`);
+      if (o.monitors !== undefined && o.monitors !== null) {
+        if (!Array.isArray(o.monitors)) throw badRequest(`seed: groups[${i}].monitors must be an array of monitor ids`);
+        for (const m of o.monitors) {
+          const mid = idOf(m);
+          if (mid === undefined || !monitorKnown(mid)) {
+            throw badRequest(`seed: groups[${i}].monitors: ${show(m)} is not a known monitor id`);
+          }
+        }
+      }
+    });
+
+    const result: SeedResult = { destinations: [], monitors: [], alerts: [], groups: [] };
+    const assign = (kind: Kind, o: JsonObject, taken: (id: string) => boolean): string => {
+      const given = idOf(o.id);
+      if (given !== undefined) {
+        this.noteId(kind, given);
+        return given;
+      }
+      return this.nextId(kind, taken);
+    };
+    for (const o of destinations) {
+      const id = assign('destination', o, (x) => this.destinations.has(x) || newDestinationIds.has(x));
+      const { id: _given, ...rest } = o;
+      this.destinations.set(id, { id, ...rest });
+      result.destinations.push(id);
+    }
+    for (const o of monitors) {
+      const id = assign('monitor', o, (x) => this.monitors.has(x) || newMonitorIds.has(x));
+      const { id: _given, alerts: a, groups: g, ...rest } = o;
+      this.monitors.set(id, {
+        raw: { id, ...rest },
+        showAlerts: a !== undefined,
+        showGroups: g !== undefined,
+        alerts: new Set(),
+        groups: new Set(),
+      });
+      result.monitors.push(id);
+    }
+    for (const o of alerts) {
+      const id = assign('alert', o, (x) => this.alerts.has(x) || newAlertIds.has(x));
+      const monitor = idOf(o.monitor) as string;
+      const { id: _given, ...rest } = o;
+      this.alerts.set(id, { id, ...rest, monitor });
+      this.monitorRec(monitor).alerts.add(id);
+      result.alerts.push(id);
+    }
+    for (const o of groups) {
+      const id = assign('group', o, (x) => this.groups.has(x) || newGroupIds.has(x));
+      const members = Array.isArray(o.monitors) ? o.monitors.map((m) => idOf(m) as string) : [];
+      this.groups.set(id, { id, name: o.name as string, monitors: new Set(members) });
+      for (const m of members) this.monitorRec(m).groups.add(id);
+      result.groups.push(id);
+    }
+    this.changed();
+    return result;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Whole-state operations: reset, snapshot, load.
+
+  clear(): void {
+    this.monitors.clear();
+    this.alerts.clear();
+    this.groups.clear();
+    this.destinations.clear();
+    this.pauses.clear();
+    this.activeMonitors.clear();
+    this.data.clear();
+    this.counters = { ...FIRST_IDS };
+    this.clock.reset();
+    this.changed();
+  }
+
+  snapshot(): Snapshot {
+    const now = this.clock.nowMs();
+    const pauses: { id: string; until_ms: number }[] = [];
+    for (const [id, until] of this.pauses) if (until > now) pauses.push({ id, until_ms: until });
+    return {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      clock_offset_ms: this.clock.offset,
+      counters: { ...this.counters },
+      destinations: this.listDestinations(),
+      monitors: this.listMonitors(),
+      alerts: [...this.alerts.values()].map((a) => this.renderAlert(a)),
+      groups: [...this.groups.values()].map((g) => ({ id: g.id, name: g.name, monitors: [...g.monitors] })),
+      pauses,
+      alert_active: [...this.activeMonitors],
+      data: [...this.data].map(([monitor, d]) => ({ monitor, items: d.items, analysis: d.analysis })),
+    };
+  }
+
+  /** Replaces the whole state with a snapshot; throws a plain Error naming what is wrong. */
+  load(snap: unknown): void {
+    const s = checkSnapshot(snap);
+    this.monitors.clear();
+    this.alerts.clear();
+    this.groups.clear();
+    this.destinations.clear();
+    this.pauses.clear();
+    this.activeMonitors.clear();
+    this.data.clear();
+    for (const d of s.destinations) this.destinations.set(idOf(d.id) as string, d);
+    for (const o of s.monitors) {
+      const { alerts: a, groups: g, ...raw } = o;
+      this.monitors.set(idOf(o.id) as string, {
+        raw,
+        showAlerts: a !== undefined,
+        showGroups: g !== undefined,
+        alerts: new Set(),
+        groups: new Set(),
+      });
+    }
+    for (const a of s.alerts) {
+      const id = idOf(a.id) as string;
+      const m = this.monitors.get(asString(a.monitor));
+      if (!m) throw new Error(`alert ${id} refers to missing monitor ${show(a.monitor)}`);
+      this.alerts.set(id, a);
+      m.alerts.add(id);
+    }
+    for (const g of s.groups) {
+      this.groups.set(g.id, { id: g.id, name: g.name, monitors: new Set(g.monitors.filter((m) => this.monitors.has(m))) });
+      for (const m of g.monitors) this.monitors.get(m)?.groups.add(g.id);
+    }
+    for (const p of s.pauses) if (this.alerts.has(p.id)) this.pauses.set(p.id, p.until_ms);
+    for (const m of s.alert_active) if (this.monitors.has(m)) this.activeMonitors.add(m);
+    for (const d of s.data) if (this.monitors.has(d.monitor)) this.data.set(d.monitor, { items: d.items, analysis: d.analysis });
+    this.counters = { ...FIRST_IDS, ...s.counters };
+    this.clock.reset(s.clock_offset_ms);
+    this.changed();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers for data and snapshots
+
+function parseDataItems(v: unknown): DataItemIn[] {
+  if (!Array.isArray(v)) throw badRequest('items: must be an array of data items');
+  return v.map((o, i) => {
+    if (!isObject(o)) throw badRequest(`items[${i}]: must be an object`);
+    const t = o.utc_mktime;
+    if (typeof t !== 'number' || !Number.isInteger(t)) throw badRequest(`items[${i}].utc_mktime: required integer unix seconds`);
+    const value = o.value ?? null;
+    if (value !== null && typeof value !== 'number') throw badRequest(`items[${i}].value: must be a number or null`);
+    const failed = o.failed ?? false;
+    if (typeof failed !== 'boolean') throw badRequest(`items[${i}].failed: must be a boolean`);
+    const error = o.error ?? null;
+    if (error !== null && typeof error !== 'string') throw badRequest(`items[${i}].error: must be a string or null`);
+    const samples = o.samples ?? null;
+    if (samples !== null && (typeof samples !== 'number' || !Number.isInteger(samples))) {
+      throw badRequest(`items[${i}].samples: must be an integer or null`);
+    }
+    const matches = o.alert_matches ?? [];
+    if (!Array.isArray(matches) || !matches.every((x) => typeof x === 'string')) {
+      throw badRequest(`items[${i}].alert_matches: must be an array of alert ids`);
+    }
+    const item: DataItemIn = { utc_mktime: t, value, failed, error, samples, alert_matches: matches as string[] };
+    if (typeof o.time === 'string') item.time = o.time;
+    if (typeof o.utc_time === 'string') item.utc_time = o.utc_time;
+    return item;
+  });
+}
+
+function parseAnalysis(v: unknown): Hop[][] {
+  if (!Array.isArray(v)) throw badRequest('analysis: must be an array of arrays of hops');
+  return v.map((hops, i) => {
+    if (!Array.isArray(hops)) throw badRequest(`analysis[${i}]: must be an array of hops`);
+    return hops.map((h, j) => {
+      const where = `analysis[${i}][${j}]`;
+      if (!isObject(h)) throw badRequest(`${where}: must be an object`);
+      if (typeof h.source !== 'string' || typeof h.destination !== 'string') {
+        throw badRequest(`${where}: source and destination must be strings`);
+      }
+      if (!Number.isInteger(h.time) || !Number.isInteger(h.duration)) {
+        throw badRequest(`${where}: time and duration must be integers`);
+      }
+      return { source: h.source, destination: h.destination, time: h.time as number, duration: h.duration as number };
+    });
+  });
+}
+
+function averageItems(items: DataItemIn[], bucketSeconds: number): DataItemIn[] {
+  const buckets = new Map<number, DataItemIn[]>();
+  for (const i of items) {
+    const b = Math.floor(i.utc_mktime / bucketSeconds) * bucketSeconds;
+    const list = buckets.get(b);
+    if (list) list.push(i);
+    else buckets.set(b, [i]);
+  }
+  const out: DataItemIn[] = [];
+  for (const [start, list] of buckets) {
+    const values = list.map((i) => i.value).filter((v): v is number => v !== null);
+    out.push({
+      utc_mktime: start,
+      value: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null,
+      failed: list.every((i) => i.failed),
+      error: null,
+      samples: list.length,
+      alert_matches: [...new Set(list.flatMap((i) => i.alert_matches))],
+    });
+  }
+  return out;
+}
+
+function renderDataItem(i: DataItemIn, tz: string | undefined): JsonObject {
+  const ms = i.utc_mktime * 1000;
+  return {
+    value: i.value,
+    failed: i.failed,
+    error: i.error,
+    samples: i.samples,
+    alert_matches: [...i.alert_matches],
+    time: i.time ?? zonedIso(ms, tz),
+    utc_time: i.utc_time ?? utcIso(ms),
+    utc_mktime: i.utc_mktime,
+  };
+}
+
+function checkSnapshot(v: unknown): Snapshot {
+  if (!isObject(v)) throw new Error('not a JSON object');
+  if (v.format !== SNAPSHOT_FORMAT) throw new Error(`not a monsync emulator state file (format ${show(v.format)})`);
+  if (v.version !== SNAPSHOT_VERSION) throw new Error(`unsupported state version ${show(v.version)} (expected ${SNAPSHOT_VERSION})`);
+  for (const k of ['destinations', 'monitors', 'alerts', 'groups', 'pauses', 'alert_active', 'data'] as const) {
+    if (!Array.isArray(v[k])) throw new Error(`${k} must be an array`);
+  }
+  for (const k of ['destinations', 'monitors', 'alerts'] as const) {
+    (v[k] as Json[]).forEach((o, i) => {
+      if (!isObject(o) || idOf(o.id) === undefined) throw new Error(`${k}[${i}] must be an object with an id`);
+    });
+  }
+  (v.groups as Json[]).forEach((g, i) => {
+    if (!isObject(g) || typeof g.id !== 'string' || typeof g.name !== 'string' || !Array.isArray(g.monitors)) {
+      throw new Error(`groups[${i}] must be {id, name, monitors}`);
+    }
+  });
+  (v.pauses as Json[]).forEach((p, i) => {
+    if (!isObject(p) || typeof p.id !== 'string' || typeof p.until_ms !== 'number') throw new Error(`pauses[${i}] must be {id, until_ms}`);
+  });
+  (v.data as Json[]).forEach((d, i) => {
+    if (!isObject(d) || typeof d.monitor !== 'string' || !Array.isArray(d.items) || !Array.isArray(d.analysis)) {
+      throw new Error(`data[${i}] must be {monitor, items, analysis}`);
+    }
+  });
+  if (typeof v.clock_offset_ms !== 'number' || !Number.isFinite(v.clock_offset_ms)) throw new Error('clock_offset_ms must be a number');
+  if (!isObject(v.counters)) throw new Error('counters must be an object');
+  for (const k of Object.keys(FIRST_IDS)) {
+    const c = v.counters[k];
+    if (c !== undefined && (typeof c !== 'number' || !Number.isSafeInteger(c))) throw new Error(`counters.${k} must be an integer`);
+  }
+  return v as unknown as Snapshot;
+}

@@ -1,0 +1,138 @@
+/**
+ * Starts an emulator on 127.0.0.1 (free port) for a test and wraps its control API. Every
+ * call goes over HTTP with node's global fetch, exactly as a client would.
+ */
+import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type EmulatorStore, type SeedName } from '../../src/emulator/index.js';
+
+export interface TestEmulator {
+  url: string;
+  port: number;
+  store: EmulatorStore;
+  close(): Promise<void>;
+  /** Authorization header value for v1 with the default account. */
+  v1Auth: string;
+  /** Fetches a v2 bearer token with the default client. */
+  token(): Promise<string>;
+  control: {
+    reset(seed?: SeedName): Promise<unknown>;
+    seed(body: unknown): Promise<{ destinations: string[]; monitors: string[]; alerts: string[]; groups: string[] }>;
+    state(): Promise<Record<string, unknown>>;
+    requests(): Promise<RecordedRequest[]>;
+    clearRequests(): Promise<void>;
+    faults(body: Record<string, unknown>): Promise<void>;
+    clearFaults(): Promise<void>;
+    advance(seconds: number): Promise<{ now: number }>;
+    clock(): Promise<{ now: number; offset_seconds: number }>;
+    setAlertActive(monitor: string, active?: boolean): Promise<void>;
+    setData(monitor: string, items: unknown[], analysis?: unknown[]): Promise<void>;
+  };
+}
+
+export interface RecordedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  status: number;
+  fault: string | null;
+}
+
+export const basicAuth = (user: string, password: string): string =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+export async function startTestEmulator(
+  opts: Omit<EmulatorOptions, 'host' | 'port'> & { port?: number } = {},
+): Promise<TestEmulator> {
+  const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: opts.port ?? 0 });
+  const url = emu.url;
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${url}/_emulator/${path}`, {
+      method,
+      ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const json = (await res.json()) as T & { error?: string };
+    if (!res.ok) throw new Error(`emulator control ${method} ${path}: ${res.status} ${json.error ?? ''}`);
+    return json;
+  }
+
+  return {
+    url,
+    port: emu.port,
+    store: emu.store,
+    close: () => emu.close(),
+    v1Auth: basicAuth(DEFAULT_CREDENTIALS.v1.user, DEFAULT_CREDENTIALS.v1.password),
+    async token() {
+      const res = await fetch(`${url}/v2/token`, {
+        method: 'POST',
+        headers: {
+          authorization: basicAuth(DEFAULT_CREDENTIALS.v2.clientId, DEFAULT_CREDENTIALS.v2.clientSecret),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      });
+      const json = (await res.json()) as { access_token?: string; error?: string };
+      if (!res.ok || !json.access_token) throw new Error(`token request failed: ${res.status} ${json.error ?? ''}`);
+      return json.access_token;
+    },
+    control: {
+      reset: (seed?: SeedName) => call('POST', 'reset', seed ? { seed } : {}),
+      seed: (body) => call('POST', 'seed', body),
+      state: () => call('GET', 'state'),
+      requests: async () => (await call<{ requests: RecordedRequest[] }>('GET', 'requests')).requests,
+      clearRequests: async () => {
+        await call('DELETE', 'requests');
+      },
+      faults: async (body) => {
+        await call('POST', 'faults', body);
+      },
+      clearFaults: async () => {
+        await call('DELETE', 'faults');
+      },
+      advance: (seconds) => call('POST', 'clock', { advance_seconds: seconds }),
+      clock: () => call('GET', 'clock'),
+      setAlertActive: async (monitor, active = true) => {
+        await call('POST', 'alert-active', { monitor, active });
+      },
+      setData: async (monitor, items, analysis) => {
+        await call('POST', 'data', { monitor, items, ...(analysis !== undefined && { analysis }) });
+      },
+    },
+  };
+}
+
+export interface JsonResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  json: T;
+}
+
+/**
+ * One raw API call. `auth` defaults to the v1 Basic account; pass a header value, or null for none.
+ * A body that is a string is sent verbatim (for malformed-JSON tests).
+ */
+export async function apiCall<T = Record<string, any>>(
+  emu: Pick<TestEmulator, 'url' | 'v1Auth'>,
+  method: string,
+  path: string,
+  opts: { body?: unknown; auth?: string | null; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  const auth = opts.auth === undefined ? emu.v1Auth : opts.auth;
+  if (auth !== null) headers.authorization = auth;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${emu.url}${path}`, { method, headers, ...(body !== undefined && { body }) });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, headers: res.headers, json: json as T };
+}
