@@ -14,18 +14,18 @@ function plural(n: number, word: string): string {
 
 /** Offline check of configuration files: 0 when valid, 1 after printing every problem. */
 export async function runValidate(paths: string[], io: ValidateIo = {}): Promise<number> {
-  const { loadConfig, formatDiagnostics } = await import('../config/index.js');
+  const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
   const out = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
   const result = await loadConfig(paths, { cwd: io.cwd, env: io.env });
   if ('diagnostics' in result) {
-    for (const line of formatDiagnostics(result.diagnostics)) err(line);
+    for (const line of formatDiagnosticLines(result.diagnostics)) err(line);
     const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
     const files = new Set(errors.map((d) => d.file)).size;
     err(`Invalid: ${plural(errors.length, 'error')} in ${plural(files, 'file')}.`);
     return 1;
   }
-  for (const line of formatDiagnostics(result.warnings)) err(line);
+  for (const line of formatDiagnosticLines(result.warnings)) err(line);
   const { state } = result;
   const alerts = state.alerts.length + state.monitors.reduce((n, m) => n + m.alerts.length, 0);
   out(

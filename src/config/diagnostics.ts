@@ -3,6 +3,8 @@
  * Diagnostic instead of throwing, so one run can show the user everything that is wrong.
  */
 
+import path from 'node:path';
+
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
@@ -44,9 +46,26 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${d.file}:${d.line}:${d.column}: ${prefix}${d.message}`;
 }
 
-/** One line per diagnostic, sorted, in the `file:line:column: message` form editors and CI annotate. */
-export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string[] {
-  return sortDiagnostics(diagnostics).map(formatDiagnostic);
+/**
+ * One line per diagnostic, sorted, in the `file:line:column: message` form editors and CI
+ * annotate. File names are already relative to the loader's cwd; `cwd` makes absolute ones relative.
+ */
+export function formatDiagnosticLines(diagnostics: readonly Diagnostic[], cwd?: string): string[] {
+  return sortDiagnostics(diagnostics).map((d) =>
+    formatDiagnostic(cwd && path.isAbsolute(d.file) ? { ...d, file: displayRelative(d.file, cwd) } : d),
+  );
+}
+
+/** The same lines joined, each ending in a newline. */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[], cwd?: string): string {
+  return formatDiagnosticLines(diagnostics, cwd)
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+function displayRelative(file: string, cwd: string): string {
+  const rel = path.relative(cwd, file);
+  return rel === '' || path.isAbsolute(rel) ? file : rel;
 }
 
 /** Renders a user value inside a message: quoted, one line, and short. */

@@ -1,6 +1,5 @@
 /** The configuration loader: YAML files in, DesiredState (or diagnostics) out. */
 export { loadConfig, type LoadOptions, type LoadResult } from './load.js';
-export { formatDiagnostic, formatDiagnostics, sortDiagnostics, type Diagnostic, type Severity } from './diagnostics.js';
+export { formatDiagnostic, formatDiagnosticLines, formatDiagnostics, sortDiagnostics, type Diagnostic, type Severity } from './diagnostics.js';
 export { DEFAULT_CONFIG_FILE, MAX_FILE_BYTES } from './read.js';
 export { SCHEMA_URL } from './schema.js';
-export { globToRegExp, matchingGlob } from './glob.js';

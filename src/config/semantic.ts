@@ -6,7 +6,8 @@
  */
 import type { SourceRef } from '../model/desired.js';
 import { diag, type Diagnostic } from './diagnostics.js';
-import { matchingGlob } from './glob.js';
+// One glob dialect for settings.ignore everywhere: the planner's.
+import { globMatch } from '../plan/glob.js';
 import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert } from './resolve.js';
 import { timeZoneProblem } from './timezone.js';
 
@@ -20,7 +21,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
   const out: Diagnostic[] = [];
   const error = (where: SourceRef, message: string) => out.push(diag(where.file, where, message));
   const warn = (where: SourceRef, message: string) => out.push(diag(where.file, where, message, 'warning'));
-  const ignored = (name: string) => matchingGlob(name, r.settings.ignore);
+  const ignored = (name: string) => r.settings.ignore.find((g) => globMatch(g, name));
   const ignoreNote = (glob: string) => `settings.ignore glob ${JSON.stringify(glob)}`;
 
   // Monitors: labels unique, not ignored, required fields present after defaults, valid time zones.
