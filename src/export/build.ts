@@ -6,7 +6,7 @@
  */
 import type { Alert, LiveState, Monitor } from '../model/live.js';
 import { ALLOWED_TIMERS, ALLOWED_TTLS, DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
-import { makeMatcher } from './glob.js';
+import { globMatch } from '../plan/glob.js';
 
 /** A refusal to export: the output could not be planned (e.g. two monitors share a label). */
 export class ExportError extends Error {
@@ -129,7 +129,8 @@ export function isDefault(field: string, value: unknown, defaults: Fields): bool
 export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
   const warnings: string[] = [];
   const problems: string[] = [];
-  const globs = (opts.match ?? []).map((g) => ({ glob: g, test: makeMatcher([g]) }));
+  // The dialect of --target and settings.ignore, so one glob means the same everywhere.
+  const globs = (opts.match ?? []).map((g) => ({ glob: g, test: (text: string) => globMatch(g, text) }));
   const used = new Set<string>();
   const matchOf = (text: string) => {
     if (globs.length === 0) return true;

@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { buildProgram, checkInvocation, findInvocations, shellWords } from './cli-args.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const GITHUB = join(ROOT, 'examples', 'ci', 'github-actions.yml');
+const GITLAB = join(ROOT, 'examples', 'ci', 'gitlab-ci.yml');
+const MARKER = '<!-- monsync-plan -->';
+
+type Obj = Record<string, any>;
+
+function load(file: string): Obj {
+  const doc = parseDocument(readFileSync(file, 'utf8'), { prettyErrors: true });
+  expect(doc.errors.map(String)).toEqual([]);
+  expect(doc.warnings.map(String)).toEqual([]);
+  return doc.toJS() as Obj;
+}
+
+function githubScripts(wf: Obj): string[] {
+  return Object.values(wf.jobs as Obj).flatMap((job: Obj) => (job.steps as Obj[]).flatMap((s) => (typeof s.run === 'string' ? [s.run] : [])));
+}
+
+function gitlabScripts(ci: Obj): string[] {
+  const out: string[] = [];
+  for (const job of Object.values(ci)) {
+    if (!job || typeof job !== 'object' || Array.isArray(job)) continue;
+    for (const key of ['before_script', 'script', 'after_script']) {
+      const v = (job as Obj)[key];
+      if (Array.isArray(v)) out.push(...v.filter((s): s is string => typeof s === 'string'));
+      else if (typeof v === 'string') out.push(v);
+    }
+  }
+  return out;
+}
+
+describe('the command checker', () => {
+  const program = buildProgram();
+  it('splits shell words and stops at redirections', () => {
+    expect(shellWords(`plan "my dir/" --format markdown > plan.md 2> plan.err`)).toEqual(['plan', 'my dir/', '--format', 'markdown']);
+    expect(shellWords(`apply x --auto-approve && echo done`)).toEqual(['apply', 'x', '--auto-approve']);
+  });
+  it('finds npx monsync calls, not other mentions of monsync', () => {
+    const found = findInvocations(['echo "<!-- monsync-plan -->"\nnpx monsync plan a \\\n  --detailed-exitcode\nnode x.js monsync-note']);
+    expect(found.map((f) => f.argv)).toEqual([['plan', 'a', '--detailed-exitcode']]);
+  });
+  it('rejects unknown commands and flags and flags missing their value', () => {
+    expect(checkInvocation(program, ['deploy'])).toEqual([expect.stringContaining('unknown command "deploy"')]);
+    expect(checkInvocation(program, ['plan', 'x', '--colour'])).toEqual(['plan: unknown option --colour']);
+    expect(checkInvocation(program, ['plan', '--format'])).toEqual(['plan: option --format needs a value']);
+    expect(checkInvocation(program, ['apply', '--auto-approve=yes'])).toEqual(['apply: option --auto-approve takes no value']);
+    expect(checkInvocation(program, ['plan', 'monitoring/', '--format', 'markdown', '--detailed-exitcode'])).toEqual([]);
+  });
+});
+
+describe.each([
+  ['GitHub Actions', GITHUB, githubScripts],
+  ['GitLab CI', GITLAB, gitlabScripts],
+] as const)('%s recipe', (_name, file, scripts) => {
+  const program = buildProgram();
+
+  it('is valid YAML whose every monsync command exists with those flags', () => {
+    const invocations = findInvocations(scripts(load(file)));
+    expect(invocations.length).toBeGreaterThanOrEqual(3);
+    for (const inv of invocations) expect({ line: inv.line, problems: checkInvocation(program, inv.argv) }).toEqual({ line: inv.line, problems: [] });
+  });
+
+  it('validates, plans as markdown with the exit code, and applies without a prompt', () => {
+    const calls = findInvocations(scripts(load(file))).map((i) => i.argv);
+    expect(calls).toContainEqual(['validate', 'monitoring/']);
+    expect(calls).toContainEqual(['plan', 'monitoring/', '--format', 'markdown', '--detailed-exitcode']);
+    expect(calls).toContainEqual(['apply', 'monitoring/', '--auto-approve']);
+  });
+
+  it('finds its previous comment by the marker the markdown plan starts with', () => {
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(`'${MARKER}'`);
+    expect(text).toMatch(/startsWith\(marker\)/);
+  });
+});
+
+describe('GitHub Actions recipe', () => {
+  const wf = load(GITHUB);
+  it('plans on pull requests and applies on pushes to main, one apply at a time', () => {
+    expect(wf.on.pull_request).toBeDefined();
+    expect(wf.on.push.branches).toEqual(['main']);
+    expect(wf.jobs.plan.if).toContain("'pull_request'");
+    expect(wf.jobs.plan.permissions['pull-requests']).toBe('write');
+    expect(wf.jobs.apply.if).toContain("github.ref == 'refs/heads/main'");
+    expect(wf.jobs.apply.concurrency).toEqual({ group: 'monsync-apply', 'cancel-in-progress': false });
+  });
+  it('passes the credentials from secrets', () => {
+    for (const name of ['MONSYNC_URL', 'MONSYNC_USERNAME', 'MONSYNC_PASSWORD', 'MONSYNC_CLIENT_ID', 'MONSYNC_CLIENT_SECRET']) {
+      expect(wf.env[name]).toBe(`\${{ secrets.${name} }}`);
+    }
+  });
+  it('updates the comment it finds instead of adding another', () => {
+    const step = (wf.jobs.plan.steps as Obj[]).find((s) => String(s.uses ?? '').startsWith('actions/github-script@'));
+    expect(step?.with.script).toContain('updateComment');
+    expect(step?.with.script).toContain('createComment');
+  });
+});
+
+describe('GitLab CI recipe', () => {
+  const ci = load(GITLAB);
+  it('plans in merge request pipelines and applies on the default branch under a resource group', () => {
+    expect(ci['monsync-plan'].rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
+    expect(ci['monsync-apply'].rules[0].if).toContain('$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH');
+    expect(ci['monsync-apply'].resource_group).toBe('monsync-account');
+  });
+  it('writes the note through the merge request notes API', () => {
+    const script = ci['monsync-plan'].script.join('\n');
+    expect(script).toContain('/merge_requests/${env.CI_MERGE_REQUEST_IID}/notes');
+    expect(script).toContain("'PRIVATE-TOKEN'");
+    expect(script).toContain("method: previous ? 'PUT' : 'POST'");
+  });
+});
