@@ -843,7 +843,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     created_at: (options.now ?? new Date()).toISOString(),
     target: options.target,
     files: [...desired.files],
-    options: { prune, targets: [...targets], owner },
+    options: { prune, targets: [...targets], owner, ignore: [...ignore] },
     changes: ordered,
     summary: summarize(ordered),
     unmanaged,

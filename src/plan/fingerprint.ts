@@ -46,12 +46,20 @@ const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1
 const sorted = (xs: readonly string[]): string[] => [...xs].sort();
 
 /**
- * sha256 (hex) of the canonical live state after ignore filtering. Volatile fields that say nothing
- * about configuration (alert `violations`) and order the service does not promise (list order, the
- * order of id arrays, member labels that only some responses carry) are left out.
+ * sha256 (hex) of the canonical live state after ignore filtering. Left out: volatile fields that say
+ * nothing about configuration (alert `violations`), order the service does not promise (list order,
+ * the order of id arrays), and group member lists: read-live fills those from monitors' `groups` or
+ * from single-group reads of only the groups a plan needs, so they differ between two reads of an
+ * unchanged account. Membership is still covered through each monitor's `groups`.
+ *
+ * The second argument is the ignore globs, or an object carrying them (a plan's `options`).
  */
-export function fingerprintLive(live: LiveState, ignore: readonly string[] = []): string {
-  const l = filterIgnored(live, ignore);
+export function fingerprintLive(
+  live: LiveState,
+  ignore: readonly string[] | { ignore?: readonly string[] | undefined } = [],
+): string {
+  const globs = Array.isArray(ignore) ? ignore : ((ignore as { ignore?: readonly string[] }).ignore ?? []);
+  const l = filterIgnored(live, globs);
   const canonical = {
     monitors: [...l.monitors].sort(byId).map((m) => ({
       ...m,
@@ -62,7 +70,7 @@ export function fingerprintLive(live: LiveState, ignore: readonly string[] = [])
       ...a,
       alert_destinations: sorted(a.alert_destinations),
     })),
-    groups: [...l.groups].sort(byId).map((g) => ({ id: g.id, name: g.name, members: sorted(g.members.map((m) => m.id)) })),
+    groups: [...l.groups].sort(byId).map((g) => ({ id: g.id, name: g.name })),
     destinations: [...l.destinations].sort(byId),
   };
   return createHash('sha256').update(canonicalJson(canonical)).digest('hex');

@@ -94,7 +94,11 @@ export interface Plan {
   /** Base URL of the account, never with credentials. */
   target: string;
   files: string[];
-  options: { prune: boolean; targets: string[]; owner: string };
+  /**
+   * `ignore`: the settings.ignore globs the live state was filtered with; apply passes these
+   * options to fingerprintLive so its fingerprint sees what the plan saw.
+   */
+  options: { prune: boolean; targets: string[]; owner: string; ignore?: string[] };
   /** In the order apply runs them. */
   changes: Change[];
   summary: PlanSummary;
