@@ -287,12 +287,13 @@ export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteO
 
   const pump = () => {
     if (closed) return;
-    const stop = signal?.aborted === true;
-    while (!stop && running < parallelism && ready.length > 0) {
+    // Checked before every start: an event handler may abort in the middle of this loop.
+    while (signal?.aborted !== true && running < parallelism && ready.length > 0) {
       const i = ready.shift()!;
       if (state[i] !== 'pending') continue;
       start(i);
     }
+    const stop = signal?.aborted === true;
     if (running === 0 && (stop || ready.length === 0)) {
       closed = true;
       stopped = stop;
