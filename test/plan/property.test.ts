@@ -139,7 +139,7 @@ const desiredArbFor = (live: LiveState): fc.Arbitrary<DesiredState> => {
   return fc
   .record({
     labels: subset(free),
-    ignore: fc.constantFrom([], ['legacy-*']),
+    ignore: fc.constantFrom<string[][]>([], ['legacy-*']),
     prune: fc.boolean(),
     topLabels: subset(unowned),
   })
@@ -163,7 +163,7 @@ const desiredArbFor = (live: LiveState): fc.Arbitrary<DesiredState> => {
                   ttl: fc.constantFrom(0, 600),
                   use_tls: fc.constantFrom('auto' as const, 'off' as const),
                   custom_body: text,
-                  meta: fc.constantFrom({}, { region: 'eu' }),
+                  meta: fc.constantFrom<Record<string, string>[]>({}, { region: 'eu' }),
                 },
                 { requiredKeys: ['ip_address', 'test_account', 'timer', 'time_zone'] },
               ),
