@@ -28,7 +28,7 @@ import {
   requiredId,
   type Origin,
 } from './normalize.js';
-import { backoffMs, mayHaveApplied, parseRetryAfter, retryDecision, type Failure } from './retry.js';
+import { backoffMs, classifyMethod, mayHaveApplied, parseRetryAfter, retryDecision, type Failure } from './retry.js';
 import { Semaphore } from './semaphore.js';
 import type {
   AlertCreate,
@@ -453,6 +453,8 @@ export class MonitoringClient implements MonitoringApi {
           path: display,
           message: parsed.ok ? 'malformed response: body is not a JSON object' : 'malformed response: body is not JSON',
           status: r.status,
+          // A write answered 2xx was done, however garbled the answer.
+          maybeApplied: classifyMethod(spec.method, spec.path) !== 'read',
         });
       }
       const obj = parsed.value;
@@ -473,10 +475,15 @@ export class MonitoringClient implements MonitoringApi {
     }
   }
 
+  /** Where a body came from, for malformed-response errors. */
+  private originOf(spec: CallSpec): Origin {
+    return { method: spec.method, path: this.fullPath(spec), maybeApplied: classifyMethod(spec.method, spec.path) !== 'read' };
+  }
+
   /** call() for everything except DELETE: GONE cannot happen. */
   private async callObj(spec: CallSpec): Promise<{ body: Obj; origin: Origin }> {
     const body = await this.call(spec);
-    const origin = { method: spec.method, path: this.fullPath(spec) };
+    const origin = this.originOf(spec);
     if (body === GONE) throw new ApiError({ kind: 'malformed', ...origin, message: 'unexpected empty result' });
     return { body, origin };
   }
@@ -591,7 +598,7 @@ export class MonitoringClient implements MonitoringApi {
     const spec: CallSpec = { method: 'DELETE', path: `/v1/Config/Group/${seg(id)}/`, auth: 'v1' };
     const body = await this.call(spec);
     if (body === GONE) return gone({ id, name: '' });
-    const origin = { method: spec.method, path: this.fullPath(spec) };
+    const origin = this.originOf(spec);
     // Documented: `name` and `id` at the top level; accept a `group` object as well.
     const src = isObject(body['group']) ? body['group'] : body;
     return { id: requiredId(src, 'id', 'response', origin), name: optionalString(src, 'name', 'response', origin) };
@@ -630,7 +637,7 @@ export class MonitoringClient implements MonitoringApi {
     const spec: CallSpec = { method: 'DELETE', path: `/v1/Config/Monitor/${seg(id)}/`, auth: 'v1' };
     const body = await this.call(spec);
     if (body === GONE) return gone(normalizeMonitor({ id }));
-    return normalizeMonitor(body['monitor'], 'monitor', { method: spec.method, path: this.fullPath(spec) });
+    return normalizeMonitor(body['monitor'], 'monitor', this.originOf(spec));
   }
 
   // ---------------------------------------------------------------- 4.5 alerts
@@ -675,7 +682,7 @@ export class MonitoringClient implements MonitoringApi {
     const spec: CallSpec = { method: 'DELETE', path: `/v1/Config/Alert/${seg(id)}/`, auth: 'v1' };
     const body = await this.call(spec);
     if (body === GONE) return gone(normalizeAlert({ id }));
-    return normalizeAlert(body['alert'], 'alert', { method: spec.method, path: this.fullPath(spec) });
+    return normalizeAlert(body['alert'], 'alert', this.originOf(spec));
   }
 
   // ---------------------------------------------------------------- 4.6 pausing
@@ -726,14 +733,14 @@ export class MonitoringClient implements MonitoringApi {
     const spec: CallSpec = { method: 'DELETE', path: '/v1/Pause/Alert/', auth: 'v1' };
     const body = await this.call(spec);
     if (body === GONE) return gone({ alert_list: [] });
-    return { alert_list: normalizeIdList(body['alert_list'], 'alert_list', { method: spec.method, path: this.fullPath(spec) }) };
+    return { alert_list: normalizeIdList(body['alert_list'], 'alert_list', this.originOf(spec)) };
   }
 
   async resumeMonitor(monitorId: string): Promise<{ alert_list: string[] }> {
     const spec: CallSpec = { method: 'DELETE', path: `/v1/Pause/Alert/${seg(monitorId)}/`, auth: 'v1' };
     const body = await this.call(spec);
     if (body === GONE) return gone({ alert_list: [] });
-    return { alert_list: normalizeIdList(body['alert_list'], 'alert_list', { method: spec.method, path: this.fullPath(spec) }) };
+    return { alert_list: normalizeIdList(body['alert_list'], 'alert_list', this.originOf(spec)) };
   }
 
   // ---------------------------------------------------------------- 4.7 alert destinations

@@ -30,6 +30,8 @@ import type {
 export interface Origin {
   method: string;
   path: string;
+  /** Set for writes: a 2xx answer that cannot be read still means the write was probably done. */
+  maybeApplied?: boolean;
 }
 
 const NO_ORIGIN: Origin = { method: '', path: '' };
@@ -37,7 +39,13 @@ const NO_ORIGIN: Origin = { method: '', path: '' };
 type Obj = Record<string, unknown>;
 
 function fail(origin: Origin, at: string, what: string): never {
-  throw new ApiError({ kind: 'malformed', method: origin.method, path: origin.path, message: `malformed response: ${at} ${what}` });
+  throw new ApiError({
+    kind: 'malformed',
+    method: origin.method,
+    path: origin.path,
+    message: `malformed response: ${at} ${what}`,
+    maybeApplied: origin.maybeApplied ?? false,
+  });
 }
 
 function describe(v: unknown): string {

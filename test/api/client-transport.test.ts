@@ -194,6 +194,19 @@ describe('errors', () => {
     expect((await failure(client().listMonitors())).message).toContain('monitor_list[0].id');
   });
 
+  it('marks an unreadable 2xx answer to a write as maybeApplied, not to a read', async () => {
+    handler = (_r, res) => res.end('OK');
+    const read = await failure(client().listGroups());
+    expect([read.kind, read.maybeApplied]).toEqual(['malformed', false]);
+    const created = await failure(client().createGroup({ name: 'g' }));
+    expect([created.kind, created.maybeApplied]).toEqual(['malformed', true]);
+    handler = (_r, res) => json(res, 200, { path: '', error: null, group: { name: 'g' } });
+    const noId = await failure(client().createGroup({ name: 'g' }));
+    expect([noId.kind, noId.maybeApplied]).toEqual(['malformed', true]);
+    expect(noId.message).toContain('group.id');
+    expect(seen).toHaveLength(3);
+  });
+
   it('times out a read, retries it, then fails with timeout', async () => {
     handler = () => {}; // never answers
     const c = client({ timeoutMs: 100, maxRetries: 1 });
