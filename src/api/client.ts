@@ -8,6 +8,7 @@ import type { Alert, Destination, Group, GroupSummary, Monitor } from '../model/
 import { redact, registerSecret } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { ApiError, type ApiErrorKind } from './errors.js';
+import { markAlreadyGone as gone } from './gone.js';
 import {
   asArray,
   echoedNumber,
@@ -104,21 +105,7 @@ interface CallSpec {
 /** Returned by a DELETE whose object was already gone after an earlier attempt's answer was lost. */
 const GONE = Symbol('gone');
 
-const alreadyGone = new WeakSet<object>();
-
-/**
- * True for the result of a delete call that found the object already gone on a retry (an earlier
- * attempt, whose answer was lost, deleted it). Such a result carries only the id the caller gave;
- * its other fields are the canonical "unknown" values.
- */
-export function wasAlreadyGone(result: object): boolean {
-  return alreadyGone.has(result);
-}
-
-function gone<T extends object>(value: T): T {
-  alreadyGone.add(value);
-  return value;
-}
+export { wasAlreadyGone } from './gone.js';
 
 interface RawResponse {
   status: number;
@@ -203,7 +190,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-const NOT_FOUND_TEXT = /not\s*found|does not exist|no such|unknown/i;
+const NOT_FOUND_TEXT = /not\s*found|does not exist|no such/i;
 
 /** Token renewal point: at 90% of the lifetime, at least 60 s before expiry, never before half of it. */
 export function tokenRenewAfterSeconds(expiresIn: number): number {
@@ -256,7 +243,8 @@ export class MonitoringClient implements MonitoringApi {
     this.semaphore = new Semaphore(concurrency);
     this.pool = new Pool(this.origin, {
       connections: concurrency,
-      keepAliveTimeout: 10_000,
+      // Short idle life: a socket the server already closed must not be picked for a create.
+      keepAliveTimeout: 4_000,
       connectTimeout: Math.min(this.timeoutMs, 10_000),
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,

@@ -162,6 +162,11 @@ export interface ClientStats {
   retries: number;
 }
 
+/**
+ * Deletes (deleteGroup, deleteMonitor, deleteAlert, resumeAllAlerts, resumeMonitor): when a retry
+ * after a lost answer finds the object already gone, the call succeeds with a result carrying only
+ * the given id; `wasAlreadyGone(result)` from src/api/gone.ts is then true.
+ */
 export interface MonitoringApi {
   readonly baseUrl: string;
   readonly stats: ClientStats;
