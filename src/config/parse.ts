@@ -50,8 +50,8 @@ function yamlErrorMessage(e: YAMLError, parsed: ParsedFile): string {
       return 'more than one YAML document ("---") in the file; put each document in its own file';
     default: {
       // The library appends "at line L, column C:" and a source excerpt; the position is ours to give.
-      const first = e.message.split('\n')[0] ?? e.message;
-      return first.replace(/ at line \d+, column \d+:?\s*$/, '');
+      const first = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?\s*$/, '');
+      return first.charAt(0).toLowerCase() + first.slice(1);
     }
   }
 }

@@ -121,7 +121,7 @@ function typeMessage(name: string, expected: string | string[], value: unknown):
 function enumMessage(name: string, context: string, allowed: unknown[], value: unknown): string {
   const key = name.replace(/\[\d+\]$/, '');
   if (allowed.length === 1 && key === 'type') {
-    const why = context.startsWith('monitor') || context === 'defaults.monitor'
+    const why = context === 'monitor' || context === 'defaults.monitor'
       ? 'monsync manages SMTP monitors only'
       : 'only up/down alerts can be created';
     return `type must be ${JSON.stringify(allowed[0])}: ${why} (got ${describe(value)})`;
@@ -165,7 +165,7 @@ function errorToDiagnostic(e: ErrorObject, locator: Locator): Diagnostic | undef
     case 'type':
       return diag(file, locator.value(path), typeMessage(name, params.type as string | string[], e.data));
     case 'enum':
-      return diag(file, locator.value(path), enumMessage(name, context, params.allowedValues as unknown[], e.data));
+      return diag(file, locator.value(path), enumMessage(name, contextOf(path.slice(0, -1)), params.allowedValues as unknown[], e.data));
     case 'const':
       return diag(file, locator.value(path), `${name} must be ${JSON.stringify(params.allowedValue)} (got ${describe(e.data)})`);
     case 'minLength':

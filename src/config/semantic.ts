@@ -34,10 +34,10 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     else labels.set(label, here);
     const glob = ignored(label);
     if (glob) error(here, `monitor ${JSON.stringify(label)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors; rename it or narrow the glob`);
-    for (const field of REQUIRED_MONITOR_FIELDS) {
-      if (m.merged.values[field] === undefined) {
-        error(at(m.ref), `monitor ${JSON.stringify(label)} has no ${field}: set it here or in defaults.monitor`);
-      }
+    const missing = REQUIRED_MONITOR_FIELDS.filter((f) => m.merged.values[f] === undefined);
+    if (missing.length > 0) {
+      const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
+      error(at(m.ref), `monitor ${JSON.stringify(label)} has no ${list}: set ${missing.length === 1 ? 'it' : 'them'} here or in defaults.monitor`);
     }
     const tz = m.merged.values.time_zone;
     const tzRef = m.merged.origins.time_zone;
