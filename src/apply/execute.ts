@@ -10,6 +10,7 @@
  * - A create whose answer was lost is settled by reading the account by natural key before any
  *   retry, so a retry never makes a duplicate.
  */
+import { wasAlreadyGone } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type {
   AlertCreate,
@@ -422,6 +423,10 @@ export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteO
       let err: unknown;
       try {
         const out = await perform(c, body);
+        if (c.action === 'delete' && out.live && wasAlreadyGone(out.live)) {
+          // The client's own retry found it deleted by an attempt whose answer was lost.
+          return finish({ status: 'done', id: c.id, note: 'already gone' }, attempts);
+        }
         return finish({ status: 'done', id: out.id, ...(out.live ? { live: out.live } : {}), ...(out.note ? { note: out.note } : {}) }, attempts);
       } catch (e) {
         err = e;

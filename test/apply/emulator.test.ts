@@ -2,17 +2,20 @@
  * The engine with the real client against the emulator, with answers dropped after the service
  * acted (the emulator's drop_rate): every lost create must be found by reading back, never made twice.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MonitoringClient } from '../../src/api/client.js';
 import { executePlan } from '../../src/apply/execute.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import type { Change } from '../../src/plan/types.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { createAlert, createGroup, createMonitor, makePlan, OWNER, ref } from './plan-builder.js';
+import { createAlert, createGroup, createMonitor, deleteChange, makePlan, OWNER, ref, updateMonitor } from './plan-builder.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'empty' });
+});
+beforeEach(async () => {
+  await emu.control.reset('empty');
 });
 afterAll(async () => {
   await emu?.close();
@@ -51,5 +54,26 @@ describe('executePlan against the emulator', () => {
     for (const a of alerts) expect(monitors.find((m) => m.id === a.monitor)?.label).toBe(a.subject_init.replace(' is DOWN', ''));
     const group = await client().getGroup(groups[0]!.id);
     expect(group.members.map((m) => m.id).sort()).toEqual(monitors.map((m) => m.id).sort());
+  });
+
+  it('updates and deletes converge while half the answers to them are lost', async () => {
+    const api = client();
+    const made: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const m = await api.createMonitor({ type: 'smtp', label: `old-${i}`, timer: 5, time_zone: 'UTC', ip_address: 'mx', test_account: 't@example.com' });
+      made.push(m.id);
+    }
+    const changes = [
+      ...made.slice(0, 4).map((id, i) => updateMonitor(`old-${i}`, id, { timer: 10 })),
+      ...made.slice(4).map((id, i) => deleteChange('monitor', `old-${i + 4}`, id)),
+    ];
+    await emu.control.faults({ drop_rate: 0.5, methods: ['PUT', 'DELETE'], seed: 3 });
+    const result = await executePlan(makePlan(changes), api, { parallelism: 4, owner: OWNER, sleep: async () => {} });
+    await emu.control.clearFaults();
+
+    expect(result.results.map((r) => r.status)).toEqual(Array(8).fill('done'));
+    const after = await client().listMonitors();
+    for (const id of made.slice(0, 4)) expect(after.find((m) => m.id === id)?.timer).toBe(10);
+    for (const id of made.slice(4)) expect(after.some((m) => m.id === id)).toBe(false);
   });
 });
