@@ -1,25 +1,24 @@
 /**
  * Contract suite: the client against the real emulator over loopback, for every endpoint of API
  * sections 4.1 to 4.8, the documented validation errors, authentication, and retries under
- * injected faults. Only the control API documented in CONTRIBUTING.md is used to arrange state,
- * except where noted.
+ * injected faults. State is arranged through the control API (test/helpers/emulator.ts).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MonitoringClient, wasAlreadyGone, type MonitoringClientOptions, type RequestEvent } from '../../src/api/client.js';
 import { clientOptionsFromEnv } from '../../src/api/config.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { AlertCreate, MonitorCreate } from '../../src/api/types.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startTestEmulator, type RecordedRequest, type TestEmulator } from '../helpers/emulator.js';
 
 const V1 = { username: 'demo@example.com', password: 'demo-password' };
 const V2 = { clientId: 'demo-client', clientSecret: 'demo-secret' };
 
-let emu: RunningEmulator;
+let emu: TestEmulator;
 const clients: MonitoringClient[] = [];
 let sleeps: number[] = [];
 
 beforeAll(async () => {
-  emu = await startEmulator({ host: '127.0.0.1', port: 0, seed: 'empty' });
+  emu = await startTestEmulator({ seed: 'empty' });
 });
 
 afterAll(async () => {
@@ -28,36 +27,15 @@ afterAll(async () => {
 
 beforeEach(async () => {
   sleeps = [];
-  await control('POST', '/_emulator/reset', { seed: 'empty' });
+  await emu.control.reset('empty');
 });
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-async function control<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(emu.url + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`control ${method} ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: unknown;
-  status: number;
-  fault: string | null;
-}
-
-async function requests(): Promise<Logged[]> {
-  return (await control<{ requests: Logged[] }>('GET', '/_emulator/requests')).requests;
+async function requests(): Promise<RecordedRequest[]> {
+  return emu.control.requests();
 }
 
 function client(extra: Partial<MonitoringClientOptions> = {}): MonitoringClient {
@@ -99,8 +77,8 @@ function upDown(monitor: string, extra: Partial<AlertCreate> = {}): AlertCreate 
   return { type: 'up-down', monitor, subject_init: 'down', subject_term: 'up', timeout: 15, ...extra };
 }
 
-async function seed(body: Record<string, unknown[]>): Promise<{ destinations: string[]; monitors: string[]; alerts: string[]; groups: string[] }> {
-  return control('POST', '/_emulator/seed', body);
+function seed(body: Record<string, unknown[]>): ReturnType<TestEmulator['control']['seed']> {
+  return emu.control.seed(body);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -396,7 +374,7 @@ describe('4.6 pausing', () => {
     expect(await c.resumeMonitor(m2.id)).toEqual({ alert_list: [a2.id] });
     expect((await c.listPausedAlerts()).map((p) => p.id)).toEqual([a1.id]);
 
-    await control('POST', '/_emulator/clock', { advance_seconds: 121 });
+    await emu.control.advance(121);
     expect(await c.listPausedAlerts()).toEqual([]);
   });
 
@@ -436,7 +414,7 @@ describe('4.8 data', () => {
   it('reads monitor data, all-monitor data and the response analysis', async () => {
     const c = client();
     const m = await c.createMonitor(smtp('mx'));
-    const { now } = await control<{ now: number }>('GET', '/_emulator/clock');
+    const { now } = await emu.control.clock();
     const d = await c.getMonitorData(m.id, { begin: now - 600, end: now, average: 'raw' });
     expect(d).toEqual({ begin: now - 600, end: now, monitor: m.id, monitor_label: 'mx', data: [] });
     const defaults = await c.getMonitorData(m.id, {});
@@ -454,16 +432,16 @@ describe('4.8 data', () => {
     expect(log.some((r) => r.path === `/v1/Data/Monitor/Response/${m.id}/`)).toBe(true);
   });
 
-  // Uses POST /_emulator/data, which the emulator offers but CONTRIBUTING.md does not list yet.
+  // Uses POST /_emulator/data (test helper setData), which CONTRIBUTING.md does not list yet.
   it('normalises recorded data items and hops', async () => {
     const c = client();
     const m = await c.createMonitor(smtp('mx'));
-    const { now } = await control<{ now: number }>('GET', '/_emulator/clock');
-    await control('POST', '/_emulator/data', {
-      monitor: m.id,
-      items: [{ utc_mktime: now - 30, value: 2000.5, failed: false, error: null, samples: null, alert_matches: [] }],
-      analysis: [[{ source: 'a.example', destination: 'b.example', time: now - 30, duration: 2 }]],
-    });
+    const { now } = await emu.control.clock();
+    await emu.control.setData(
+      m.id,
+      [{ utc_mktime: now - 30, value: 2000.5, failed: false, error: null, samples: null, alert_matches: [] }],
+      [[{ source: 'a.example', destination: 'b.example', time: now - 30, duration: 2 }]],
+    );
     const d = await c.getMonitorData(m.id, { begin: now - 60, end: now });
     expect(d.data).toHaveLength(1);
     expect(d.data[0]).toMatchObject({ value: 2000.5, failed: false, utc_mktime: now - 30, alert_matches: [] });
@@ -506,7 +484,7 @@ describe('authentication', () => {
   it('recovers from an expired token with one refetch when only the emulator clock moved', async () => {
     const c = client();
     await c.getV2Status();
-    await control('POST', '/_emulator/clock', { advance_seconds: 3700 });
+    await emu.control.advance(3700);
     await c.getV2Status();
     const log = await requests();
     expect(log.filter((r) => r.path === '/v2/token')).toHaveLength(2);
@@ -517,7 +495,7 @@ describe('authentication', () => {
     let now = Date.now();
     const c = client({ now: () => now });
     await c.getV2Status();
-    await control('POST', '/_emulator/clock', { advance_seconds: 3300 });
+    await emu.control.advance(3300);
     now += 3300 * 1000;
     await c.getV2Status();
     const log = await requests();
@@ -529,7 +507,7 @@ describe('authentication', () => {
   it('refetches the token exactly once on a persistent 401, then fails with auth', async () => {
     const c = client();
     const token = await c.getToken();
-    await control('POST', '/_emulator/faults', { error_rate: 1, error_status: 401, path_prefix: '/v2/status' });
+    await emu.control.faults({ error_rate: 1, error_status: 401, path_prefix: '/v2/status' });
     const err = await failure(c.getV2Status());
     expect([err.kind, err.status]).toEqual(['auth', 401]);
     const log = await requests();
@@ -554,7 +532,7 @@ describe('authentication', () => {
     errors.push(await failure(client({ password: 'pw-secret-leak-check' }).getStatus()));
     errors.push(await failure(client({ clientSecret: 'cs-secret-leak-check' }).getToken()));
     errors.push(await failure(c.createMonitor(smtp('x', { timer: 7 }))));
-    await control('POST', '/_emulator/faults', { error_rate: 1, error_status: 503, path_prefix: '/v2/' });
+    await emu.control.faults({ error_rate: 1, error_status: 503, path_prefix: '/v2/' });
     errors.push(await failure(c.getV2Version()));
     for (const err of errors) {
       const text = `${err.message}\n${JSON.stringify(err)}\n${String(err.stack)}`;
@@ -569,7 +547,7 @@ describe('authentication', () => {
 
 describe('retries under injected faults', () => {
   it('retries a read answered 503 every time, then fails with http 503', async () => {
-    await control('POST', '/_emulator/faults', { error_rate: 1, error_status: 503, methods: ['GET'] });
+    await emu.control.faults({ error_rate: 1, error_status: 503, methods: ['GET'] });
     const c = client();
     const err = await failure(c.listMonitors());
     expect([err.kind, err.status, err.maybeApplied]).toEqual(['http', 503, false]);
@@ -581,7 +559,7 @@ describe('retries under injected faults', () => {
   });
 
   it('honours Retry-After on 429', async () => {
-    await control('POST', '/_emulator/faults', { rate_limit_every: 2, retry_after: 2 });
+    await emu.control.faults({ rate_limit_every: 2, retry_after: 2 });
     const c = client();
     await c.listGroups();
     expect(await c.listGroups()).toEqual([]);
@@ -591,11 +569,11 @@ describe('retries under injected faults', () => {
 
   it('retries a read whose response was dropped', async () => {
     const m = await client().createMonitor(smtp('mx'));
-    await control('DELETE', '/_emulator/requests');
-    await control('POST', '/_emulator/faults', { drop_rate: 1, methods: ['GET'] });
+    await emu.control.clearRequests();
+    await emu.control.faults({ drop_rate: 1, methods: ['GET'] });
     const events: RequestEvent[] = [];
     // The fault is lifted while the client backs off, so the retry gets through.
-    const c = client({ onRequest: (e) => events.push(e), sleep: async () => void (await control('DELETE', '/_emulator/faults')) });
+    const c = client({ onRequest: (e) => events.push(e), sleep: async () => void (await emu.control.clearFaults()) });
     expect((await c.getMonitor(m.id)).id).toBe(m.id);
     expect(events.map((e) => [e.status, e.attempt])).toEqual([
       [null, 1],
@@ -605,7 +583,7 @@ describe('retries under injected faults', () => {
   });
 
   it('gives up on a read dropped every time with network', async () => {
-    await control('POST', '/_emulator/faults', { drop_rate: 1 });
+    await emu.control.faults({ drop_rate: 1 });
     const c = client({ maxRetries: 2 });
     const err = await failure(c.listAlerts());
     expect([err.kind, err.maybeApplied]).toEqual(['network', false]);
@@ -613,19 +591,19 @@ describe('retries under injected faults', () => {
   });
 
   it('does not retry a create whose response was dropped, and marks it maybeApplied', async () => {
-    await control('POST', '/_emulator/faults', { drop_rate: 1, methods: ['POST'], path_prefix: '/v1/Config/Monitor' });
+    await emu.control.faults({ drop_rate: 1, methods: ['POST'], path_prefix: '/v1/Config/Monitor' });
     const c = client();
     const err = await failure(c.createMonitor(smtp('lost-answer')));
     expect([err.kind, err.maybeApplied]).toEqual(['network', true]);
     expect(c.stats).toEqual({ requests: 1, retries: 0 });
     expect((await requests()).filter((r) => r.method === 'POST')).toHaveLength(1);
-    await control('DELETE', '/_emulator/faults');
+    await emu.control.clearFaults();
     // It was applied: apply's read-back by label finds it.
     expect((await c.listMonitors()).map((m) => m.label)).toEqual(['lost-answer']);
   });
 
   it('does not retry a create answered 503, and marks it maybeApplied', async () => {
-    await control('POST', '/_emulator/faults', { error_rate: 1, error_status: 503, methods: ['POST'] });
+    await emu.control.faults({ error_rate: 1, error_status: 503, methods: ['POST'] });
     const err = await failure(client().createGroup({ name: 'g' }));
     expect([err.kind, err.status, err.maybeApplied]).toEqual(['http', 503, true]);
     expect((await requests()).length).toBe(1);
@@ -633,17 +611,17 @@ describe('retries under injected faults', () => {
 
   it('retries a modify whose response was dropped', async () => {
     const m = await client().createMonitor(smtp('mx'));
-    await control('DELETE', '/_emulator/requests');
-    await control('POST', '/_emulator/faults', { drop_rate: 1, methods: ['PUT'] });
-    const c = client({ sleep: async () => void (await control('DELETE', '/_emulator/faults')) });
+    await emu.control.clearRequests();
+    await emu.control.faults({ drop_rate: 1, methods: ['PUT'] });
+    const c = client({ sleep: async () => void (await emu.control.clearFaults()) });
     expect((await c.updateMonitor(m.id, { timer: 15 })).timer).toBe(15);
     expect((await requests()).filter((r) => r.method === 'PUT').map((r) => r.fault)).toEqual(['drop', null]);
   });
 
   it('counts a DELETE whose first answer was lost and whose retry finds 404 as done', async () => {
     const m = await client().createMonitor(smtp('mx'));
-    await control('POST', '/_emulator/faults', { drop_rate: 1, methods: ['DELETE'] });
-    const c = client({ sleep: async () => void (await control('DELETE', '/_emulator/faults')) });
+    await emu.control.faults({ drop_rate: 1, methods: ['DELETE'] });
+    const c = client({ sleep: async () => void (await emu.control.clearFaults()) });
     const deleted = await c.deleteMonitor(m.id);
     expect(deleted.id).toBe(m.id);
     expect(wasAlreadyGone(deleted)).toBe(true);
@@ -654,8 +632,8 @@ describe('retries under injected faults', () => {
     const c0 = client();
     const m = await c0.createMonitor(smtp('mx'));
     const a = await c0.createAlert(upDown(m.id));
-    await control('POST', '/_emulator/faults', { drop_rate: 1, methods: ['POST'], path_prefix: '/v1/Pause/' });
-    const c = client({ sleep: async () => void (await control('DELETE', '/_emulator/faults')) });
+    await emu.control.faults({ drop_rate: 1, methods: ['POST'], path_prefix: '/v1/Pause/' });
+    const c = client({ sleep: async () => void (await emu.control.clearFaults()) });
     expect(await c.pauseAlert(a.id, 60)).toEqual({ alert: a.id, monitor: m.id, seconds: 60 });
     expect(c.stats.retries).toBe(1);
   });
@@ -697,7 +675,7 @@ describe('transport rules', () => {
   });
 
   it('keeps to the concurrency cap under latency', async () => {
-    await control('POST', '/_emulator/faults', { latency_ms: 40 });
+    await emu.control.faults({ latency_ms: 40 });
     const c = client({ concurrency: 2 });
     const started = Date.now();
     await Promise.all(
