@@ -62,6 +62,8 @@ export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promi
   const { resolved, diagnostics: mergeProblems } = resolve(valid);
   diagnostics.push(...mergeProblems, ...checkSemantics(resolved));
 
-  if (diagnostics.some(isError)) return { diagnostics: sortDiagnostics(diagnostics) };
-  return { state: buildState(resolved), warnings: sortDiagnostics(diagnostics) };
+  // A bad default is found once per item it applies to; the user needs to hear it once.
+  const unique = [...new Map(diagnostics.map((d) => [`${d.file}:${d.line}:${d.column}:${d.message}`, d])).values()];
+  if (unique.some(isError)) return { diagnostics: sortDiagnostics(unique) };
+  return { state: buildState(resolved), warnings: sortDiagnostics(unique) };
 }
