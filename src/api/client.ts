@@ -154,7 +154,7 @@ function classifyTransportError(err: unknown, timedOut: boolean): AttemptFailure
     return new AttemptFailure({ kind: 'not-sent' }, 'network', `could not connect (${code})`);
   }
   if (code !== undefined && TIMEOUT_CODES.has(code)) {
-    return new AttemptFailure({ kind: 'timeout' }, 'timeout', `no answer within the timeout (${code})`);
+    return new AttemptFailure({ kind: 'timeout' }, 'timeout', 'no answer within the timeout');
   }
   // Anything else (reset, socket closed, broken pipe) may have happened after the request was written.
   return new AttemptFailure({ kind: 'reset' }, 'network', `connection lost${code ? ` (${code})` : ''}`);
@@ -368,13 +368,17 @@ export class MonitoringClient implements MonitoringApi {
         failure = err;
       }
       this.stats.requests++;
-      this.onRequest?.({
-        method: spec.method,
-        path: display,
-        status: res ? res.status : null,
-        ms: Math.round(performance.now() - started),
-        attempt,
-      });
+      try {
+        this.onRequest?.({
+          method: spec.method,
+          path: display,
+          status: res ? res.status : null,
+          ms: Math.round(performance.now() - started),
+          attempt,
+        });
+      } catch {
+        // An observer must not change the outcome of a call.
+      }
 
       if (failure !== null) {
         const decision = retryDecision(spec.method, spec.path, failure.failure, retriesUsed + 1, this.maxRetries);
@@ -389,7 +393,10 @@ export class MonitoringClient implements MonitoringApi {
           kind: failure.apiKind,
           method: spec.method,
           path: display,
-          message: failure.detail,
+          message:
+            failure.failure.kind === 'timeout'
+              ? `${failure.detail} of ${this.timeoutMs} ms${attempt > 1 ? ` (${attempt} attempts)` : ''}`
+              : `${failure.detail}${attempt > 1 ? ` (${attempt} attempts)` : ''}`,
           maybeApplied: decision.maybeApplied,
         });
       }
