@@ -10,7 +10,7 @@
  * - A create whose answer was lost is settled by reading the account by natural key before any
  *   retry, so a retry never makes a duplicate.
  */
-import { wasAlreadyGone } from '../api/client.js';
+import { wasAlreadyGone } from '../api/gone.js';
 import { ApiError } from '../api/errors.js';
 import type {
   AlertCreate,

@@ -6,7 +6,7 @@ import type { LiveState } from '../model/live.js';
 import type { Plan } from '../plan/types.js';
 import type { ApplyOptions } from './apply.js';
 import { connect, parsePositiveInt, rootOf, useColor } from './common.js';
-import { ExitCode, UserError } from './errors.js';
+import { UserError } from './errors.js';
 import { computePlan, loadDesired, planFlow, readAccount } from './plan-flow.js';
 
 const out = (s: string) => process.stdout.write(s);
@@ -116,9 +116,6 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, colo
       },
     });
     if (tty) out('\r\x1b[2K');
-    for (const r of result.results) {
-      if (r.status === 'skipped' && !tty) continue;
-    }
     const stats = { requests: api.stats.requests - before.requests, retries: api.stats.retries - before.retries };
     out(`${render.renderApplySummary(result, stats, { color })}\n`);
     return result;
@@ -155,4 +152,3 @@ function parseNonNegativeInt(value: string, flag: string): number {
   return n;
 }
 
-export { ExitCode };

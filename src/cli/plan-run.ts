@@ -26,8 +26,13 @@ export async function runPlan(paths: string[], opts: PlanRunOptions, cmd: Comman
   });
 
   if (opts.out) {
-    const { writeSavedPlan } = await import('../apply/saved-plan.js');
-    await writeSavedPlan(opts.out, plan);
+    const { writeSavedPlan, SavedPlanError } = await import('../apply/saved-plan.js');
+    try {
+      await writeSavedPlan(opts.out, plan);
+    } catch (err) {
+      if (err instanceof SavedPlanError) throw new UserError(err.message);
+      throw err;
+    }
     process.stderr.write(`Saved the plan to ${opts.out}: \`monsync apply --plan ${opts.out}\` applies exactly this.\n`);
   }
 
