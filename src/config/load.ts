@@ -4,12 +4,12 @@
  * nothing here throws for bad input.
  */
 import type { DesiredState } from '../model/desired.js';
-import { isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { buildState } from './build.js';
+import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { interpolateDocument, type Env } from './interpolate.js';
 import { parseSource, toPlainData } from './parse.js';
-import { readSourceFile, resolveInputs } from './read.js';
 import type { RawFile } from './raw.js';
+import { readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
 import { validateFile } from './schema.js';
 import { checkSemantics } from './semantic.js';
@@ -24,6 +24,25 @@ export interface LoadOptions {
 export type LoadResult =
   | { state: DesiredState; /** Problems that do not stop loading. */ warnings: Diagnostic[] }
   | { diagnostics: Diagnostic[] };
+
+/** Stages 2-4 for one file: the file's data when it passed them all. */
+function loadFile(source: SourceFile, env: Env): { valid?: ValidFile; diagnostics: Diagnostic[] } {
+  const { parsed, diagnostics } = parseSource(source);
+  if (!parsed) return { diagnostics };
+  const interpolated = interpolateDocument(parsed, env);
+  diagnostics.push(...interpolated.diagnostics);
+  const { data, diagnostics: dataProblems } = toPlainData(parsed);
+  diagnostics.push(...dataProblems);
+  if (!data) return { diagnostics };
+  // A value whose variable is unset has already been reported; its schema complaints would be noise.
+  const failedAt = new Set([...interpolated.failed].map((o) => JSON.stringify(parsed.locator.at(o))));
+  const schemaProblems = validateFile(data, parsed.locator).filter(
+    (d) => !failedAt.has(JSON.stringify({ line: d.line, column: d.column })),
+  );
+  diagnostics.push(...schemaProblems);
+  if (diagnostics.length > 0) return { diagnostics };
+  return { valid: { locator: parsed.locator, data: data as unknown as RawFile }, diagnostics };
+}
 
 export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
   const cwd = opts.cwd ?? process.cwd();
@@ -40,22 +59,14 @@ export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promi
       diagnostics.push(read.diagnostic);
       continue;
     }
-    const { parsed, diagnostics: parseProblems } = parseSource(read.source);
-    diagnostics.push(...parseProblems);
-    if (!parsed) continue;
-    const interpolated = interpolateDocument(parsed, env);
-    diagnostics.push(...interpolated.diagnostics);
-    const { data, diagnostics: dataProblems } = toPlainData(parsed);
-    diagnostics.push(...dataProblems);
-    if (!data) continue;
-    // A value whose variable is unset has already been reported; its schema complaints would be noise.
-    const failedAt = new Set([...interpolated.failed].map((o) => JSON.stringify(parsed.locator.at(o))));
-    const schemaProblems = validateFile(data, parsed.locator).filter(
-      (d) => !failedAt.has(JSON.stringify({ line: d.line, column: d.column })),
-    );
-    diagnostics.push(...schemaProblems);
-    if (schemaProblems.length === 0 && interpolated.diagnostics.length === 0) {
-      valid.push({ locator: parsed.locator, data: data as unknown as RawFile });
+    try {
+      const one = loadFile(read.source, env);
+      diagnostics.push(...one.diagnostics);
+      if (one.valid) valid.push(one.valid);
+    } catch (err) {
+      // A bug of ours, not of the input; still a diagnostic, so the user sees which file set it off.
+      const message = err instanceof Error ? err.message : String(err);
+      diagnostics.push(diag(read.source.display, { line: 1, column: 1 }, `internal error while reading this file: ${message}`));
     }
   }
 

@@ -7,6 +7,7 @@ import {
   isAlias,
   isCollection,
   isMap,
+  isPair,
   isScalar,
   isSeq,
   LineCounter,
@@ -25,6 +26,27 @@ import type { SourceFile } from './read.js';
  * an "alias bomb" fails fast while templates reused by thousands of monitors still load.
  */
 export const MAX_ALIAS_COUNT = 10_000;
+
+/** Far deeper than any configuration; keeps every later recursive walk well inside the stack. */
+export const MAX_DEPTH = 64;
+const TOO_DEEP = `nesting is too deep (the limit is ${MAX_DEPTH} levels)`;
+const MAX_SYNTAX_ERRORS = 10;
+
+/** The first node nested deeper than MAX_DEPTH, found without recursion. */
+function firstTooDeep(root: unknown): Node | undefined {
+  const stack: { node: unknown; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (!isCollection(node)) continue;
+    if (depth >= MAX_DEPTH) return node;
+    for (const item of node.items) {
+      if (isPair(item)) {
+        stack.push({ node: item.value, depth: depth + 1 }, { node: item.key, depth: depth + 1 });
+      } else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
 
 /** Keys that would reach Object.prototype machinery in plain objects. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
@@ -91,10 +113,19 @@ export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnost
     const lp = e.linePos?.[0];
     return lp ? { line: lp.line, column: lp.col } : parsed.locator.at(e.pos[0]);
   };
-  const diagnostics = [...doc.errors, ...doc.warnings].map((e) =>
-    diag(source.display, at(e), yamlErrorMessage(e, parsed)),
-  );
-  if (diagnostics.length > 0) return { diagnostics };
+  const problems = [...doc.errors, ...doc.warnings];
+  // The parser reports a stack overflow once per level it unwinds: once is enough.
+  const overflow = problems.find((e) => /call stack/i.test(e.message));
+  if (overflow) return { diagnostics: [diag(source.display, at(overflow), TOO_DEEP)] };
+  if (problems.length > 0) {
+    // One mistake often derails the parser for the rest of the file: the first few say it all.
+    const shown = problems.slice(0, MAX_SYNTAX_ERRORS).map((e) => diag(source.display, at(e), yamlErrorMessage(e, parsed)));
+    const rest = problems.length - shown.length;
+    if (rest > 0) shown.push(diag(source.display, at(problems[MAX_SYNTAX_ERRORS]!), `${rest} more YAML syntax errors not shown`));
+    return { diagnostics: shown };
+  }
+  const deep = firstTooDeep(doc.contents);
+  if (deep) return { diagnostics: [diag(source.display, parsed.locator.nodeStart(deep), TOO_DEEP)] };
 
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && contents.value === null && !contents.range?.[1])) {

@@ -1,0 +1,179 @@
+/**
+ * Inputs meant to hurt: each must end in a clear diagnostic at a useful position, quickly, without
+ * throwing and without touching Object.prototype.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadConfig, MAX_FILE_BYTES } from '../../src/config/index.js';
+import { brief, diagnosticsOf, loadFiles, stateOf, writeTree } from './helpers.js';
+
+const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+
+async function only(files: Record<string, string | Uint8Array>) {
+  const d = diagnosticsOf(await loadFiles(files)).map(brief);
+  expect(d).toHaveLength(1);
+  return d[0]!;
+}
+
+describe('hostile inputs', () => {
+  it('refuses a file over 5 MB without parsing it', async () => {
+    const line = '# padding padding padding padding padding padding padding padding padding\n';
+    const big = 'version: 1\n' + line.repeat(Math.ceil(MAX_FILE_BYTES / line.length));
+    expect(Buffer.byteLength(big)).toBeGreaterThan(MAX_FILE_BYTES);
+    expect(await only({ 'big.yaml': big })).toEqual({
+      file: 'big.yaml',
+      line: 1,
+      column: 1,
+      message: `file is too large (${Buffer.byteLength(big)} bytes; the limit is 5242880 bytes, 5 MB)`,
+    });
+  });
+
+  it('accepts a file of exactly 5 MB', async () => {
+    const head = 'version: 1\n#';
+    const exact = head + 'x'.repeat(MAX_FILE_BYTES - head.length - 1) + '\n';
+    expect(Buffer.byteLength(exact)).toBe(MAX_FILE_BYTES);
+    expect(stateOf(await loadFiles({ 'exact.yaml': exact })).files).toEqual(['exact.yaml']);
+  });
+
+  it('stops an alias bomb (billion laughs) quickly', async () => {
+    const levels = ['x-a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    const names = 'abcdefghi';
+    for (let i = 1; i < names.length; i++) {
+      const prev = names[i - 1]!;
+      levels.push(`x-${names[i]}: &${names[i]} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const started = Date.now();
+    const d = await only({ 'bomb.yaml': `version: 1\n${levels.join('\n')}\n` });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(d).toEqual({
+      file: 'bomb.yaml',
+      line: 3,
+      column: 10,
+      message: 'aliases expand to too much data (over 10000 alias expansions): refusing a possible "billion laughs" document',
+    });
+  });
+
+  it('reports duplicate keys with both places', async () => {
+    expect(await only({ 'dup.yaml': 'version: 1\nsettings:\n  owner: a\n  prune: true\n  owner: b\n' })).toEqual({
+      file: 'dup.yaml',
+      line: 5,
+      column: 3,
+      message: 'duplicate key "owner": it is already defined at line 3, column 3',
+    });
+  });
+
+  it('reports tabs used for indentation', async () => {
+    expect(await only({ 'tabs.yaml': 'version: 1\ngroups:\n  - name: a\n\t  monitors: []\n' })).toEqual({
+      file: 'tabs.yaml',
+      line: 4,
+      column: 1,
+      message: 'tab character used for indentation; YAML indentation must use spaces',
+    });
+  });
+
+  it('reports bytes that are not UTF-8 at their position', async () => {
+    expect(await only({ 'latin1.yaml': bytes('version: 1\nsettings:\n  owner: caf', [0xe9], '\n') })).toEqual({
+      file: 'latin1.yaml',
+      line: 3,
+      column: 13,
+      message: 'file is not valid UTF-8 (byte 0xe9 at offset 33); save it as UTF-8',
+    });
+  });
+
+  it.each([
+    ['an overlong encoding', [0xc0, 0xaf]],
+    ['a UTF-16 surrogate', [0xed, 0xa0, 0x80]],
+    ['a truncated sequence', [0xe2, 0x82]],
+    ['a code point above U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+  ])('rejects %s', async (_name, seq) => {
+    const d = await only({ 'bad.yaml': bytes('version: 1\n# ', seq, '\n') });
+    expect(d).toMatchObject({ line: 2, column: 3 });
+    expect(d.message).toMatch(/^file is not valid UTF-8 \(byte 0x[0-9a-f]{2} at offset 13\); save it as UTF-8$/);
+  });
+
+  it('accepts multi-byte UTF-8 and a byte-order mark, counting columns in characters', async () => {
+    const result = await loadFiles({
+      'utf8.yaml': bytes([0xef, 0xbb, 0xbf], 'version: 1\nsettings:\n  owner: "équipe-🙂"\n  prune: "no"\n'),
+    });
+    expect(diagnosticsOf(result).map(brief)).toEqual([
+      { file: 'utf8.yaml', line: 4, column: 10, message: 'prune must be true or false (got the text "no"); YAML 1.2 booleans are true and false' },
+    ]);
+  });
+
+  it('refuses a binary file', async () => {
+    const png = bytes([0x89], 'PNG\r\n', [0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d], 'IHDR');
+    expect(await only({ 'logo.yaml': png })).toMatchObject({
+      file: 'logo.yaml',
+      message: 'file looks binary (it contains a NUL byte); configuration files are UTF-8 text',
+    });
+  });
+
+  it('refuses UTF-16 text', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('version: 1\n', 'utf16le')]);
+    expect(await only({ 'wide.yaml': utf16 })).toEqual({
+      file: 'wide.yaml',
+      line: 1,
+      column: 1,
+      message: 'file is encoded as UTF-16; save it as UTF-8',
+    });
+  });
+
+  it.each([
+    ['an empty file', ''],
+    ['a file of blank lines', '\n  \n\n'],
+  ])('refuses %s', async (_name, text) => {
+    expect(await only({ 'empty.yaml': text })).toEqual({
+      file: 'empty.yaml',
+      line: 1,
+      column: 1,
+      message: 'file is empty; a configuration file starts with "version: 1"',
+    });
+  });
+
+  it('refuses something that is not a regular file', async () => {
+    const dir = await writeTree({});
+    const d = diagnosticsOf(await loadConfig(['/dev/null'], { cwd: dir, env: {} })).map(brief);
+    expect(d).toEqual([{ file: '/dev/null', line: 1, column: 1, message: 'not a regular file' }].map((x) => ({ ...x, file: d[0]!.file })));
+    expect(d[0]!.file.endsWith('dev/null')).toBe(true);
+  });
+
+  it.each([
+    ['a list', '- version: 1\n', 'the top level must be a mapping with keys such as version, monitors and groups, not a list'],
+    ['a scalar', '42\n', 'the top level must be a mapping with keys such as version, monitors and groups, not a single value'],
+  ])('refuses %s at the top level', async (_name, text, message) => {
+    expect(await only({ 'top.yaml': text })).toEqual({ file: 'top.yaml', line: 1, column: 1, message });
+  });
+
+  it('rejects __proto__ and constructor keys wherever they are, leaving Object.prototype alone', async () => {
+    const yaml = [
+      'version: 1',
+      'monitors:',
+      '  - label: m',
+      '    meta:',
+      '      __proto__: { polluted: "yes" }',
+      'x-a:',
+      '  constructor: { prototype: { polluted: "yes" } }',
+      'groups: [{ name: g, "__proto__": x }]',
+      '',
+    ].join('\n');
+    const d = diagnosticsOf(await loadFiles({ 'proto.yaml': yaml })).map(brief);
+    const reserved = (key: string) => `key "${key}" is not allowed (it is reserved by JavaScript objects)`;
+    expect(d).toEqual([
+      { file: 'proto.yaml', line: 5, column: 7, message: reserved('__proto__') },
+      { file: 'proto.yaml', line: 7, column: 3, message: reserved('constructor') },
+      { file: 'proto.yaml', line: 8, column: 21, message: reserved('__proto__') },
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses absurd nesting without overflowing the stack', async () => {
+    const d = await only({ 'deep.yaml': `version: 1\nx-deep: ${'['.repeat(5000)}${']'.repeat(5000)}\n` });
+    expect(d).toMatchObject({ file: 'deep.yaml', line: 2, message: 'nesting is too deep (the limit is 64 levels)' });
+  });
+
+  it('shows only the first few of a cascade of syntax errors', async () => {
+    const d = diagnosticsOf(await loadFiles({ 'junk.yaml': 'version: 1\n' + 'a: [\n: } ] "\n'.repeat(20) }));
+    expect(d.length).toBeLessThanOrEqual(11);
+    expect(d.at(-1)!.message).toMatch(/^\d+ more YAML syntax errors not shown$/);
+  });
+});
