@@ -15,16 +15,16 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
   const parallelism = parsePositiveInt(opts.parallelism, '--parallelism');
   const maxDeletes = opts.maxDeletes === undefined ? undefined : parseNonNegativeInt(opts.maxDeletes, '--max-deletes');
   const color = useColor(rootOf(cmd));
-  const api = await connect(opts);
-
+  let api: MonitoringApi;
   let plan: Plan;
   let live: LiveState;
   let desired: DesiredState | null = null;
   if (opts.plan) {
     if (paths.length > 0) throw new UserError('give either configuration paths or --plan FILE, not both');
+    api = await connect(opts);
     ({ plan, live } = await loadSavedPlan(api, opts.plan));
   } else {
-    ({ plan, live, desired } = await planFlow(api, { paths, prune: opts.prune, targets: opts.target }));
+    ({ plan, live, desired, api } = await planFlow(() => connect(opts), { paths, prune: opts.prune, targets: opts.target }));
   }
 
   const { renderPlanText } = await import('../render/plan-text.js');

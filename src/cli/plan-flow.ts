@@ -79,11 +79,13 @@ export async function computePlan(desired: DesiredState, live: LiveState, api: M
   }
 }
 
-export async function planFlow(api: MonitoringApi, opts: PlanFlowOptions): Promise<PlanFlowResult> {
+/** Config first: a typo in the YAML is reported before anything needs credentials or the network. */
+export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: PlanFlowOptions): Promise<PlanFlowResult & { api: MonitoringApi }> {
   const desired = await loadDesired(opts.paths, opts.quiet);
+  const api = await connectApi();
   const live = await readAccount(api, desired, opts.quiet);
   const plan = await computePlan(desired, live, api, opts);
-  return { plan, desired, live };
+  return { plan, desired, live, api };
 }
 
 export function plural(n: number, word: string): string {

@@ -17,8 +17,7 @@ export async function runPlan(paths: string[], opts: PlanRunOptions, cmd: Comman
   if (!['text', 'json', 'markdown'].includes(format)) {
     throw new UserError(`--format must be text, json or markdown, got "${format}"`);
   }
-  const api = await connect(opts);
-  const { plan } = await planFlow(api, {
+  const { plan } = await planFlow(() => connect(opts), {
     paths,
     prune: opts.prune,
     targets: opts.target,
