@@ -1,0 +1,152 @@
+/**
+ * Formatting shared by the plan renderers. Everything here is pure. User text (labels, subjects,
+ * bodies) is untrusted: it is quoted or escaped so it cannot move the cursor, recolour a terminal,
+ * reorder text with bidi controls, or break out of the Markdown it is placed in.
+ */
+import { structuredPatch } from 'diff';
+import type { Change, ChangeAction, PlanSummary, UnmanagedCounts } from '../plan/types.js';
+
+// C0 and C1 controls (but tab and newline), DEL, line/paragraph separators, bidi embeddings,
+// overrides and isolates ("Trojan Source"), zero-width joiners and the BOM.
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+
+const hex4 = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** Replaces characters that act on a terminal or on text direction with visible `\uXXXX` escapes. */
+export function escapeControl(text: string): string {
+  return text.replace(UNSAFE, hex4);
+}
+
+/** A string as a double-quoted literal, with every unsafe character escaped (newlines too). */
+export function quote(text: string): string {
+  return escapeControl(JSON.stringify(text));
+}
+
+const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** A plan value in the compact, HCL-like notation of the text plan: `"x"`, `5`, `["a", "b"]`, `{ k: "v" }`. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return quote(value);
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
+  if (typeof value === 'object') {
+    if (isIdRef(value)) return `(id of ${quote(value.$ref)})`;
+    const keys = Object.keys(value).sort();
+    if (keys.length === 0) return '{}';
+    const parts = keys.map((k) => `${BARE_KEY.test(k) ? k : quote(k)}: ${formatValue((value as Record<string, unknown>)[k])}`);
+    return `{ ${parts.join(', ')} }`;
+  }
+  return String(value);
+}
+
+function isIdRef(v: object): v is { $ref: string } {
+  return typeof (v as { $ref?: unknown }).$ref === 'string' && Object.keys(v).length === 1;
+}
+
+export function isMultiline(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('\n');
+}
+
+/**
+ * Unified diff hunks (`@@ -a,b +c,d @@` plus ` `, `-`, `+` lines) between two texts, lines escaped.
+ * Both texts are given a final newline so "no newline at end of file" never shows up as a change.
+ */
+export function diffLines(before: string, after: string, context = 3): string[] {
+  const nl = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
+  const patch = structuredPatch('before', 'after', nl(before), nl(after), '', '', { context });
+  const out: string[] = [];
+  for (const h of patch.hunks) {
+    out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    for (const line of h.lines) {
+      if (line.startsWith('\\')) continue;
+      out.push(escapeControl(line));
+    }
+  }
+  return out;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function planLine(s: PlanSummary): string {
+  return `Plan: ${s.create} to add, ${s.update} to change, ${s.delete} to destroy.`;
+}
+
+export const NO_CHANGES = 'No changes. The account matches the configuration.';
+
+/** The parts of the "Left alone" sentence, or [] when nothing was left alone. */
+export function leftAloneParts(u: UnmanagedCounts): string[] {
+  const parts: string[] = [];
+  if (u.monitors > 0) {
+    const foreign = u.foreign_monitors ?? 0;
+    parts.push(
+      `${plural(u.monitors, 'unmanaged monitor')}${foreign > 0 ? ` (${foreign} of them managed by another owner)` : ''}`,
+    );
+  }
+  if (u.other_type_monitors > 0) parts.push(`${plural(u.other_type_monitors, 'monitor')} of other types`);
+  if (u.alerts > 0) parts.push(`${plural(u.alerts, 'undeclared alert')} on them`);
+  if (u.groups > 0) parts.push(plural(u.groups, 'undeclared group'));
+  if (u.ignored > 0) parts.push(`${u.ignored} ignored by settings.ignore`);
+  return parts;
+}
+
+/** Whether `--prune` would delete something that is now left alone. */
+export function pruneWouldAct(u: UnmanagedCounts, prune: boolean): boolean {
+  return !prune && (u.monitors - (u.foreign_monitors ?? 0) > 0 || u.groups > 0);
+}
+
+export const SYMBOL: Record<ChangeAction, string> = { create: '+', update: '~', delete: '-' };
+
+/** The field that names a resource: shown in its header, not again among its fields. */
+export function keyField(c: Change): string {
+  return c.kind === 'monitor' ? 'label' : c.kind === 'alert' ? 'subject_init' : 'name';
+}
+
+/** The alert subject of an alert change (after the change, or before a delete). */
+export function alertSubject(c: Change): string {
+  const v = (c.after ?? c.before ?? {}).subject_init;
+  return typeof v === 'string' ? v : c.key;
+}
+
+/** `monitor "mx"`, `alert "mx" / "mx is DOWN"`, `group "prod"`, with user text quoted. */
+export function describeChange(c: Change): string {
+  if (c.kind === 'alert') return `alert ${quote(c.monitor ?? '')} / ${quote(alertSubject(c))}`;
+  return `${c.kind} ${quote(c.key)}`;
+}
+
+/** Set difference of two arrays of labels, for `+ "a", - "b"` lines. */
+export function setDiff(before: unknown, after: unknown): { added: string[]; removed: string[] } {
+  const b = Array.isArray(before) ? before.map(String) : [];
+  const a = Array.isArray(after) ? after.map(String) : [];
+  return { added: a.filter((x) => !b.includes(x)), removed: b.filter((x) => !a.includes(x)) };
+}
+
+/** Key-level difference of two string maps (meta). */
+export function mapDiff(
+  before: unknown,
+  after: unknown,
+): { added: [string, unknown][]; changed: [string, unknown, unknown][]; removed: [string, unknown][] } {
+  const b = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
+  const a = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
+  const out = { added: [] as [string, unknown][], changed: [] as [string, unknown, unknown][], removed: [] as [string, unknown][] };
+  for (const k of keys) {
+    if (!(k in b)) out.added.push([k, a[k]]);
+    else if (!(k in a)) out.removed.push([k, b[k]]);
+    else if (b[k] !== a[k]) out.changed.push([k, b[k], a[k]]);
+  }
+  return out;
+}
+
+export function metaKey(k: string): string {
+  return BARE_KEY.test(k) ? k : quote(k);
+}
+
+/** Short UTC time for people: `2026-11-22 10:41 UTC`. */
+export function shortTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return escapeControl(iso);
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

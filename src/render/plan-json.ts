@@ -1,0 +1,70 @@
+/**
+ * The plan as stable JSON, the machine contract of `monsync plan --json` (schemas/plan.schema.json).
+ * Keys come in a fixed order at the top and in each change, and sorted inside field maps and
+ * request bodies, so equal plans give byte-equal text and diffs of saved plans stay small.
+ */
+import type { Change, Plan } from '../plan/types.js';
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+function change(c: Change): Record<string, unknown> {
+  return {
+    action: c.action,
+    kind: c.kind,
+    key: c.key,
+    id: c.id,
+    before: sortKeys(c.before),
+    after: sortKeys(c.after),
+    changed: c.changed,
+    ref: c.ref,
+    ...(c.monitor !== undefined ? { monitor: c.monitor } : {}),
+    depends_on: c.depends_on,
+    call: {
+      method: c.call.method,
+      path: c.call.path,
+      ...(c.call.body !== undefined ? { body: sortKeys(c.call.body) } : {}),
+    },
+    ...(c.note !== undefined ? { note: sortKeys(c.note) } : {}),
+    ...(c.source !== undefined ? { source: { file: c.source.file, line: c.source.line, column: c.source.column } } : {}),
+  };
+}
+
+export function renderPlanJson(plan: Plan): string {
+  const u = plan.unmanaged;
+  const doc = {
+    format_version: plan.format_version,
+    changes: plan.changes.map(change),
+    summary: { create: plan.summary.create, update: plan.summary.update, delete: plan.summary.delete },
+    unmanaged: {
+      monitors: u.monitors,
+      ...(u.foreign_monitors !== undefined ? { foreign_monitors: u.foreign_monitors } : {}),
+      alerts: u.alerts,
+      groups: u.groups,
+      other_type_monitors: u.other_type_monitors,
+      ignored: u.ignored,
+    },
+    fingerprint: plan.fingerprint,
+    created_at: plan.created_at,
+    target: plan.target,
+    files: plan.files,
+    options: {
+      prune: plan.options.prune,
+      targets: plan.options.targets,
+      owner: plan.options.owner,
+      ...(plan.options.ignore !== undefined ? { ignore: plan.options.ignore } : {}),
+    },
+    warnings: plan.warnings,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

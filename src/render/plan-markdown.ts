@@ -1,0 +1,231 @@
+/**
+ * The plan as a GitHub (or GitLab) pull-request comment: a hidden marker so CI can find and update
+ * its own comment, a summary line, a table of changes, one collapsible section per change, and a
+ * fingerprint footer. Pure: returns the text.
+ *
+ * Every piece of user text (labels, subjects, bodies, warnings) is escaped for where it lands: in
+ * table cells and summaries it goes inside <code> with every character Markdown, HTML or GitHub
+ * (mentions, issue links, emoji, math) might act on written as an entity; in code blocks the fence
+ * is longer than any backtick run in the content, so nothing can close it early.
+ */
+import type { Change, Plan } from '../plan/types.js';
+import {
+  NO_CHANGES,
+  alertSubject,
+  diffLines,
+  escapeControl,
+  formatValue,
+  isMultiline,
+  keyField,
+  leftAloneParts,
+  mapDiff,
+  metaKey,
+  planLine,
+  plural,
+  pruneWouldAct,
+  setDiff,
+  shortTime,
+} from './format.js';
+
+export const PLAN_COMMENT_MARKER = '<!-- monsync-plan -->';
+
+export interface PlanMarkdownOptions {
+  /**
+   * Heading text. Trusted inline Markdown from the caller (it may use backticks); line breaks are
+   * flattened. Default: `monsync plan — <files> against <target>`, escaped.
+   */
+  title?: string;
+  /** Upper bound on the comment's length; GitHub refuses comments over 65536 characters. */
+  maxLength?: number;
+}
+
+const ICON = { create: '➕', update: '✏️', delete: '🗑️' } as const;
+const CELL_VALUE_MAX = 40;
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * Text that renders literally inside inline HTML: HTML specials as entities; the punctuation that
+ * Markdown (emphasis, code, links, tables, escapes, headings) or GitHub (mentions, math) acts on as
+ * numeric entities; line breaks as a visible ↵; control characters as visible escapes.
+ */
+export function mdText(text: string): string {
+  return escapeControl(text)
+    .replace(/\r\n|\r|\n/g, '↵')
+    .replace(/[&<>]/g, (ch) => ENTITIES[ch]!)
+    .replace(/[|`*_~[\]\\#@$:]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** User text as inline code: literal, and outside the reach of mention, link and emoji filters. */
+export function mdCode(text: string): string {
+  return `<code>${mdText(text)}</code>`;
+}
+
+/** A fenced code block no content can break out of. */
+export function codeBlock(info: string, lines: string[]): string {
+  const body = lines.map(escapeControl).join('\n');
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${body}\n${fence}`;
+}
+
+function truncate(s: string, max = CELL_VALUE_MAX): string {
+  const chars = [...s];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : s;
+}
+
+/** A value for a table cell: short, one line, as code. */
+function cellValue(v: unknown): string {
+  return mdCode(truncate(formatValue(v)));
+}
+
+function keyCell(c: Change): string {
+  if (c.kind === 'alert') return `${mdCode(c.monitor ?? '')} / ${mdCode(alertSubject(c))}`;
+  return mdCode(c.key);
+}
+
+function changeCell(c: Change): string {
+  if (c.action === 'create') return 'create';
+  if (c.action === 'delete') {
+    const n = c.note?.cascade_alerts ?? 0;
+    return n > 0 ? `delete (and ${plural(n, 'alert')})` : 'delete';
+  }
+  const parts: string[] = [];
+  if (c.note?.adopt) parts.push('adopt');
+  if (c.note?.renamed_from !== undefined) parts.push(`renamed from ${mdCode(c.note.renamed_from)}`);
+  if (c.note?.subject_changed_from !== undefined) parts.push(`subject was ${mdCode(c.note.subject_changed_from)}`);
+  const before = c.before ?? {};
+  const after = c.after ?? {};
+  for (const f of c.changed) {
+    if (f === keyField(c) && (c.note?.renamed_from !== undefined || c.note?.subject_changed_from !== undefined)) continue;
+    if (c.kind === 'monitor' && f === 'meta' && c.note?.adopt) continue;
+    if (c.kind === 'group' && f === 'monitors') {
+      const added = c.note?.members_added ?? setDiff(before[f], after[f]).added;
+      const removed = c.note?.members_removed ?? setDiff(before[f], after[f]).removed;
+      parts.push([...added.map((l) => `+ ${mdCode(l)}`), ...removed.map((l) => `− ${mdCode(l)}`)].join(', '));
+    } else if (f === 'alert_destinations') {
+      const d = setDiff(before[f], after[f]);
+      parts.push(`${f} ${[...d.added.map((l) => `+ ${mdCode(l)}`), ...d.removed.map((l) => `− ${mdCode(l)}`)].join(', ')}`);
+    } else if (f === 'meta' || isMultiline(before[f]) || isMultiline(after[f])) {
+      parts.push(f);
+    } else {
+      parts.push(`${f} ${cellValue(before[f])} → ${cellValue(after[f])}`);
+    }
+  }
+  return parts.join(', ');
+}
+
+function summaryLine(c: Change): string {
+  const what = c.kind === 'alert' ? `alert ${keyCell(c)}` : `${c.kind} ${mdCode(c.key)}`;
+  const id = c.id !== null ? ` (id ${mdCode(c.id)})` : '';
+  return `${ICON[c.action]} ${what}${id}`;
+}
+
+/** YAML-ish `field: value` lines; multi-line text as a block scalar. */
+function yamlLines(fields: Record<string, unknown>, names: string[]): string[] {
+  const out: string[] = [];
+  for (const f of names) {
+    const v = fields[f];
+    if (isMultiline(v)) out.push(`${f}: |`, ...v.split('\n').map((l) => `  ${l}`));
+    else out.push(`${f}: ${formatValue(v)}`);
+  }
+  return out;
+}
+
+function details(c: Change): string {
+  let block: string;
+  let extra = '';
+  if (c.action === 'create') {
+    block = codeBlock('yaml', yamlLines(c.after ?? {}, c.changed.filter((f) => f !== keyField(c))));
+  } else if (c.action === 'delete') {
+    const before = c.before ?? {};
+    block = codeBlock('yaml', yamlLines(before, Object.keys(before)));
+    const n = c.note?.cascade_alerts ?? 0;
+    if (n > 0) extra = `\nThe service deletes its ${plural(n, 'alert')} with it.\n`;
+  } else {
+    block = codeBlock('diff', updateDiff(c));
+  }
+  return `<details><summary>${summaryLine(c)}</summary>\n\n${block}\n${extra}</details>`;
+}
+
+function updateDiff(c: Change): string[] {
+  const before = c.before ?? {};
+  const after = c.after ?? {};
+  const out: string[] = [];
+  for (const f of c.changed) {
+    const b = before[f];
+    const a = after[f];
+    if ((c.kind === 'group' && f === 'monitors') || f === 'alert_destinations') {
+      const d = setDiff(b, a);
+      out.push(` ${f}:`, ...d.added.map((x) => `+  ${formatValue(x)}`), ...d.removed.map((x) => `-  ${formatValue(x)}`));
+    } else if (f === 'meta') {
+      const d = mapDiff(b, a);
+      out.push(
+        ' meta:',
+        ...d.added.map(([k, v]) => `+  ${metaKey(k)}: ${formatValue(v)}`),
+        ...d.changed.flatMap(([k, x, y]) => [`-  ${metaKey(k)}: ${formatValue(x)}`, `+  ${metaKey(k)}: ${formatValue(y)}`]),
+        ...d.removed.map(([k, v]) => `-  ${metaKey(k)}: ${formatValue(v)}`),
+      );
+    } else if (isMultiline(b) || isMultiline(a)) {
+      // Hunk headers carry the field name as their section heading, as `git diff` does for functions.
+      out.push(...diffLines(String(b ?? ''), String(a ?? '')).map((l) => (l.startsWith('@@') ? `${l} ${f}` : l)));
+    } else {
+      out.push(`-${f}: ${formatValue(b)}`, `+${f}: ${formatValue(a)}`);
+    }
+  }
+  return out;
+}
+
+export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}): string {
+  const maxLength = options.maxLength ?? 60_000;
+  const title =
+    options.title !== undefined
+      ? escapeControl(options.title.replace(/[\r\n]+/g, ' '))
+      : `monsync plan — ${plan.files.length > 0 ? plan.files.map(mdCode).join(', ') : 'configuration'} against ${mdCode(plan.target)}`;
+
+  const head: string[] = [PLAN_COMMENT_MARKER, `### ${title}`, ''];
+  const parts = leftAloneParts(plan.unmanaged);
+  const leftAlone =
+    parts.length > 0
+      ? ` Left alone: ${parts.join(', ')}${pruneWouldAct(plan.unmanaged, plan.options.prune) ? ' (<code>--prune</code> would delete the unmanaged monitors and undeclared groups)' : ''}.`
+      : '';
+  head.push(plan.changes.length > 0 ? `**${planLine(plan.summary)}**${leftAlone}` : `**${NO_CHANGES}**${leftAlone}`);
+  if (plan.warnings.length > 0) {
+    // Warnings quote user text inside sentences: a code block keeps all of it literal.
+    head.push('', `⚠️ ${plural(plan.warnings.length, 'warning')}:`, '', codeBlock('text', plan.warnings));
+  }
+
+  const rows = plan.changes.map((c) => `| ${ICON[c.action]} | ${c.kind} | ${keyCell(c)} | ${changeCell(c)} |`);
+  const sections = plan.changes.map(details);
+
+  const footerBits = [`Fingerprint <code>${mdText(plan.fingerprint.slice(0, 12))}…</code>`, `plan made ${shortTime(plan.created_at)}`];
+  if (plan.options.targets.length > 0) footerBits.push(`targets ${plan.options.targets.map(mdCode).join(', ')}`);
+  if (plan.options.prune) footerBits.push('with <code>--prune</code>');
+  const footer = `<sub>${footerBits.join(' · ')}</sub>`;
+
+  const assemble = (nRows: number, nSections: number): string => {
+    const out = [...head];
+    if (plan.changes.length > 0) {
+      out.push('', '| | Kind | Key | Change |', '|---|---|---|---|', ...rows.slice(0, nRows));
+      if (nRows < rows.length) out.push(`| | | | … and ${plural(rows.length - nRows, 'more change')} |`);
+      for (const s of sections.slice(0, nSections)) out.push('', s);
+      if (nSections < sections.length) {
+        out.push('', `_Details of ${plural(sections.length - nSections, 'more change')} left out to keep this comment within GitHub's size limit; the full plan is in the job log._`);
+      }
+    }
+    out.push('', footer);
+    return `${out.join('\n')}\n`;
+  };
+
+  // Drop details from the end first, then table rows, until the comment fits.
+  let text = assemble(rows.length, sections.length);
+  if (text.length <= maxLength) return text;
+  let budget = maxLength - assemble(rows.length, 0).length;
+  let n = 0;
+  while (n < sections.length && budget - (sections[n]!.length + 2) >= 0) budget -= sections[n++]!.length + 2;
+  text = assemble(rows.length, n);
+  if (text.length <= maxLength) return text;
+  let r = rows.length;
+  while (r > 0 && assemble(r, 0).length > maxLength) r = Math.max(0, r - Math.max(1, Math.ceil((assemble(r, 0).length - maxLength) / 80)));
+  return assemble(r, 0);
+}

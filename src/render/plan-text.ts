@@ -1,0 +1,149 @@
+/**
+ * The plan as a person reads it in a terminal, Terraform style: `+` create with the fields the
+ * config gives, `~` update with only what changes (`old -> new`, a unified diff for multi-line
+ * text, `+`/`-` for members, destinations and meta keys), `-` delete. Pure: returns the text.
+ */
+import pc from 'picocolors';
+import type { Change, Plan } from '../plan/types.js';
+import {
+  NO_CHANGES,
+  SYMBOL,
+  describeChange,
+  diffLines,
+  escapeControl,
+  formatValue,
+  isMultiline,
+  keyField,
+  leftAloneParts,
+  mapDiff,
+  metaKey,
+  planLine,
+  plural,
+  pruneWouldAct,
+  quote,
+  setDiff,
+} from './format.js';
+
+export interface PlanTextOptions {
+  color: boolean;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+const HEAD = '  ';
+const BODY = '      ';
+const HUNK = '        ';
+
+export function renderPlanText(plan: Plan, options: PlanTextOptions): string {
+  const c = pc.createColors(options.color);
+  const out: string[] = [];
+
+  if (plan.changes.length > 0) {
+    out.push('monsync will perform the following actions:', '');
+    for (const change of plan.changes) {
+      out.push(...renderChange(change, c), '');
+    }
+  }
+
+  const parts = leftAloneParts(plan.unmanaged);
+  if (parts.length > 0) {
+    const hint = pruneWouldAct(plan.unmanaged, plan.options.prune)
+      ? ' (use --prune to delete unmanaged monitors and undeclared groups)'
+      : '';
+    out.push(`Left alone: ${parts.join(', ')}${hint}.`);
+  }
+  for (const w of plan.warnings) out.push(`${c.yellow(c.bold('Warning:'))} ${escapeControl(w)}`);
+  if (parts.length > 0 || plan.warnings.length > 0) out.push('');
+
+  out.push(plan.changes.length > 0 ? c.bold(planLine(plan.summary)) : c.green(NO_CHANGES));
+  return `${out.join('\n')}\n`;
+}
+
+function paint(c: Colors, action: Change['action'], s: string): string {
+  return action === 'create' ? c.green(s) : action === 'update' ? c.yellow(s) : c.red(s);
+}
+
+function header(change: Change, c: Colors): string {
+  const notes: string[] = [];
+  if (change.id !== null) notes.push(`id ${escapeControl(change.id)}`);
+  if (change.note?.adopt) notes.push('adopting');
+  if (change.note?.renamed_from !== undefined) notes.push(`renamed from ${quote(change.note.renamed_from)}`);
+  if (change.note?.subject_changed_from !== undefined) notes.push(`subject was ${quote(change.note.subject_changed_from)}`);
+  const suffix = notes.length > 0 ? `   ${c.dim(`(${notes.join(', ')})`)}` : '';
+  return `${HEAD}${paint(c, change.action, SYMBOL[change.action])} ${describeChange(change)}${suffix}`;
+}
+
+function renderChange(change: Change, c: Colors): string[] {
+  const lines = [header(change, c)];
+  if (change.action === 'create') lines.push(...createBody(change, c));
+  else if (change.action === 'update') lines.push(...updateBody(change, c));
+  else if (change.kind === 'monitor' && (change.note?.cascade_alerts ?? 0) > 0) {
+    lines.push(`${BODY}and its ${plural(change.note!.cascade_alerts!, 'alert')}`);
+  }
+  return lines;
+}
+
+/** Aligned `name: value` rows; multi-line values become indented blocks after their row. */
+function fieldRows(rows: [string, string | string[]][]): string[] {
+  const width = Math.max(0, ...rows.filter(([, v]) => typeof v === 'string').map(([k]) => k.length + 1));
+  const out: string[] = [];
+  for (const [k, v] of rows) {
+    if (typeof v === 'string') out.push(`${BODY}${`${k}:`.padEnd(width)} ${v}`);
+    else out.push(`${BODY}${k}:`, ...v.map((l) => `${HUNK}${l}`));
+  }
+  return out;
+}
+
+function createBody(change: Change, c: Colors): string[] {
+  const after = change.after ?? {};
+  const rows: [string, string | string[]][] = [];
+  for (const f of change.changed) {
+    if (f === keyField(change)) continue;
+    const v = after[f];
+    if (isMultiline(v)) rows.push([f, v.split('\n').map((l) => c.green(escapeControl(l)))]);
+    else rows.push([f, formatValue(v)]);
+  }
+  return fieldRows(rows);
+}
+
+function updateBody(change: Change, c: Colors): string[] {
+  const before = change.before ?? {};
+  const after = change.after ?? {};
+  const rows: [string, string | string[]][] = [];
+  for (const f of change.changed) {
+    const b = before[f];
+    const a = after[f];
+    if (change.kind === 'group' && f === 'monitors') {
+      const added = change.note?.members_added ?? setDiff(b, a).added;
+      const removed = change.note?.members_removed ?? setDiff(b, a).removed;
+      rows.push([f, plusMinus(added.map(quote), removed.map(quote), c)]);
+    } else if (f === 'alert_destinations') {
+      const d = setDiff(b, a);
+      rows.push([f, plusMinus(d.added.map(quote), d.removed.map(quote), c)]);
+    } else if (f === 'meta') {
+      const d = mapDiff(b, a);
+      const parts = [
+        ...d.added.map(([k, v]) => `${c.green('+')} ${metaKey(k)}: ${formatValue(v)}`),
+        ...d.changed.map(([k, x, y]) => `${c.yellow('~')} ${metaKey(k)}: ${formatValue(x)} -> ${formatValue(y)}`),
+        ...d.removed.map(([k, v]) => `${c.red('-')} ${metaKey(k)}: ${formatValue(v)}`),
+      ];
+      rows.push([f, parts.join(', ')]);
+    } else if (isMultiline(b) || isMultiline(a)) {
+      rows.push([f, diffLines(String(b ?? ''), String(a ?? '')).map((l) => colorDiffLine(l, c))]);
+    } else {
+      rows.push([f, `${formatValue(b)} -> ${formatValue(a)}`]);
+    }
+  }
+  return fieldRows(rows);
+}
+
+function plusMinus(added: string[], removed: string[], c: Colors): string {
+  return [...added.map((x) => `${c.green('+')} ${x}`), ...removed.map((x) => `${c.red('-')} ${x}`)].join(', ');
+}
+
+function colorDiffLine(line: string, c: Colors): string {
+  if (line.startsWith('@@')) return c.cyan(line);
+  if (line.startsWith('+')) return c.green(line);
+  if (line.startsWith('-')) return c.red(line);
+  return line;
+}
