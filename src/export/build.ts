@@ -162,7 +162,7 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
     const marker = m.meta[OWNER_META_KEY];
     if (marker !== undefined && marker !== opts.owner) {
       warnings.push(
-        `monitor "${m.label}" (id ${m.id}) is managed by "${marker}" (meta ${OWNER_META_KEY}), not "${opts.owner}": left out; export with --owner ${marker} to take it over`,
+        `monitor "${m.label}" (id ${m.id}) is managed by "${marker}" (meta ${OWNER_META_KEY}), not "${opts.owner}": left out (monsync export --owner ${marker} exports that configuration)`,
       );
       continue;
     }

@@ -83,8 +83,11 @@ export function renderSplit(model: ExportModel, schemaPath: string): ExportFile[
 }
 
 function headerSingle(model: ExportModel): string[] {
-  const n = model.monitors.length;
-  return [` Exported by \`monsync export\`: ${n} SMTP monitor${n === 1 ? '' : 's'}, their alerts, alerts on other monitors, and groups.`];
+  const alerts = model.alerts.length + model.monitors.reduce((n, m) => n + m.alerts.length, 0);
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return [
+    ` Exported by \`monsync export\`: ${count(model.monitors.length, 'SMTP monitor')}, ${count(alerts, 'alert')}, ${count(model.groups.length, 'group')}.`,
+  ];
 }
 
 function head(model: ExportModel): Fields {

@@ -9,7 +9,7 @@ import type { ConnectionOptions } from '../cli/common.js';
 import { connect } from '../cli/common.js';
 import { UserError } from '../cli/errors.js';
 import { readAccount, plural } from '../cli/plan-flow.js';
-import { ExportError, exportConfig, MAIN_FILE } from './index.js';
+import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from './index.js';
 import { schemaRefFor } from './schema-path.js';
 
 export interface ExportCommandOptions extends ConnectionOptions {
@@ -27,6 +27,14 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
   // Refuse before reading the account: a slow read followed by "file exists" wastes the user's time.
   if (target.kind === 'file' && existsSync(target.path) && !opts.force) {
     throw new UserError(`${shown(target.path)} exists; give --force to overwrite it`);
+  }
+  if (target.kind === 'dir' && !opts.force) {
+    const fixed = [MAIN_FILE, UNGROUPED_FILE].map((n) => join(target.path, n)).filter((p) => existsSync(p));
+    if (fixed.length > 0) {
+      throw new UserError(`${shown(target.path)} already holds an export; give --force to overwrite it`, {
+        details: fixed.map((p) => `  - ${shown(p)}`),
+      });
+    }
   }
 
   const api = await connect(opts);
