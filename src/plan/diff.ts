@@ -551,7 +551,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       changed: [],
       depends_on: [],
       call: { method: 'DELETE', path: idPath('Monitor', m.id) },
-      note: { cascade_alerts: cascade },
+      note: c === 'managed' ? { cascade_alerts: cascade } : { pruned: true, cascade_alerts: cascade },
     };
     monitorDeletes.push(change);
     changes.push(change);
@@ -800,6 +800,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       changed: [],
       depends_on: [],
       call: { method: 'DELETE', path: idPath('Group', g.id) },
+      note: { pruned: true },
     });
   }
   // A monitor leaves its groups (by their replace) before it is deleted.

@@ -34,6 +34,8 @@ export interface ChangeNote {
   renamed_from?: string;
   /** An alert matched to a live one whose subject_init differs. */
   subject_changed_from?: string;
+  /** Deletes of resources the config never owned (unmanaged monitors, undeclared groups), by --prune. */
+  pruned?: boolean;
   /** Monitor deletes: alerts the service deletes with it. */
   cascade_alerts?: number;
   /** Group updates: member labels added and removed. */

@@ -88,7 +88,8 @@ function changeCell(c: Change): string {
   if (c.action === 'create') return 'create';
   if (c.action === 'delete') {
     const n = c.note?.cascade_alerts ?? 0;
-    return n > 0 ? `delete (and ${plural(n, 'alert')})` : 'delete';
+    const why = c.note?.pruned ? ' unmanaged (<code>--prune</code>)' : '';
+    return n > 0 ? `delete${why} (and ${plural(n, 'alert')})` : `delete${why}`;
   }
   const parts: string[] = [];
   if (c.note?.adopt) parts.push('adopt');

@@ -67,6 +67,7 @@ function header(change: Change, c: Colors): string {
   const notes: string[] = [];
   if (change.id !== null) notes.push(`id ${escapeControl(change.id)}`);
   if (change.note?.adopt) notes.push('adopting');
+  if (change.note?.pruned) notes.push('unmanaged, pruned');
   if (change.note?.renamed_from !== undefined) notes.push(`renamed from ${quote(change.note.renamed_from)}`);
   if (change.note?.subject_changed_from !== undefined) notes.push(`subject was ${quote(change.note.subject_changed_from)}`);
   const suffix = notes.length > 0 ? `   ${c.dim(`(${notes.join(', ')})`)}` : '';

@@ -431,7 +431,7 @@ describe('groups', () => {
     const live = liveState({ groups: [liveGroup('9', 'legacy', [])] });
     expect(plan(desiredState(), live).unmanaged.groups).toBe(1);
     const c = only(plan(desiredState(), live, { prune: true }));
-    expect(c).toMatchObject({ action: 'delete', kind: 'group', key: 'legacy', call: { method: 'DELETE', path: '/v1/Config/Group/9/' } });
+    expect(c).toMatchObject({ action: 'delete', kind: 'group', key: 'legacy', note: { pruned: true }, call: { method: 'DELETE', path: '/v1/Config/Group/9/' } });
   });
 
   it('settings.prune applies when the option is not given', () => {
@@ -448,7 +448,7 @@ describe('prune', () => {
     });
     const d = desiredState({ alerts: [topAlert('alerted', 'down')], groups: [dGroup('g', ['grouped'])] });
     const p = plan(d, live, { prune: true });
-    expect(p.changes.filter((c) => c.action === 'delete').map((c) => [c.key, c.note])).toEqual([['lonely', { cascade_alerts: 1 }]]);
+    expect(p.changes.filter((c) => c.action === 'delete').map((c) => [c.key, c.note])).toEqual([['lonely', { pruned: true, cascade_alerts: 1 }]]);
     expect(p.options.prune).toBe(true);
     expect(plan(d, live).changes.filter((c) => c.action === 'delete')).toEqual([]);
   });

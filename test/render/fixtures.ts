@@ -86,6 +86,15 @@ export function emptyPlan(): Plan {
   return diff(desiredState({ monitors: [dMonitor('mx')] }), live, { target: TARGET, now: NOW });
 }
 
+export function prunePlan(): Plan {
+  const live = liveState({
+    monitors: [liveMonitor({ id: '1', label: 'mx' }), liveMonitor({ id: '2', label: 'hand-made', meta: {} })],
+    alerts: [liveAlert({ id: 'a', monitor: '2', subject_init: 'down' })],
+    groups: [liveGroup('9', 'sandbox', ['2'])],
+  });
+  return diff(desiredState({ monitors: [dMonitor('mx')] }), live, { target: TARGET, now: NOW, prune: true });
+}
+
 export const HOSTILE = [
   'a|b',
   '`tick` ``double``',

@@ -6,7 +6,7 @@ import { renderPlanJson } from '../../src/render/plan-json.js';
 import { PLAN_COMMENT_MARKER, codeBlock, mdCode, renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
 import type { Plan } from '../../src/plan/types.js';
-import { HOSTILE, emptyPlan, hostilePlan, richPlan } from './fixtures.js';
+import { HOSTILE, emptyPlan, hostilePlan, prunePlan, richPlan } from './fixtures.js';
 
 const ESC = '\u001b';
 
@@ -43,6 +43,14 @@ describe('text', () => {
     expect(text).toBe(
       'Left alone: 1 unmanaged monitor (use --prune to delete unmanaged monitors and undeclared groups).\n\nNo changes. The account matches the configuration.\n',
     );
+  });
+
+  it('pruned deletes say so', () => {
+    const text = renderPlanText(prunePlan(), { color: false });
+    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its 1 alert\n');
+    expect(text).toContain('  - group "sandbox"   (id 9, unmanaged, pruned)\n');
+    expect(text).not.toContain('--prune to delete');
+    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) (and 1 alert) |');
   });
 
   it('hostile labels cannot reach the terminal raw', () => {
