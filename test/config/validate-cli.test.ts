@@ -1,15 +1,11 @@
-/**
- * `monsync validate`: in process through runValidate, and as the real binary built from the
- * sources into a scratch directory (so the shared dist/ is left alone).
- */
-import { execFile, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+/** `monsync validate`: in process through runValidate, and as the real built binary. */
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runValidate } from '../../src/cli/validate.js';
+import { BIN, buildCli } from '../helpers/cli.js';
 import { writeTree } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -56,29 +52,11 @@ describe('runValidate', () => {
 });
 
 describe('monsync validate (built binary)', () => {
-  let scratch = '';
-  const bin = () => path.join(scratch, 'bin/monsync.js');
-
-  beforeAll(async () => {
-    scratch = await mkdtemp(path.join(tmpdir(), 'monsync-bin-'));
-    // Type errors elsewhere in the tree (work in progress) must not stop the emit this test needs.
-    await promisify(execFile)(
-      process.execPath,
-      [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', path.join(scratch, 'dist')],
-      { cwd: root },
-    ).catch(() => undefined);
-    await cp(path.join(root, 'bin'), path.join(scratch, 'bin'), { recursive: true });
-    await cp(path.join(root, 'schemas'), path.join(scratch, 'schemas'), { recursive: true });
-    await cp(path.join(root, 'package.json'), path.join(scratch, 'package.json'));
-    await symlink(path.join(root, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
-  }, 180_000);
-
-  afterAll(async () => {
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  });
+  // The shared once-per-sources build into a private package (test/helpers/cli.ts), not dist/.
+  beforeAll(() => buildCli(), 300_000);
 
   function monsync(args: string[], cwd: string) {
-    const r = spawnSync(process.execPath, [bin(), ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
     expect(r.stderr).not.toContain('    at ');
     return r;
   }
