@@ -4,9 +4,12 @@
  */
 import type { Command } from 'commander';
 import { register as registerApply } from './apply.js';
+import { register as registerData } from './data.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerExport } from './export.js';
+import { register as registerPause } from './pause.js';
 import { register as registerPlan } from './plan.js';
+import { register as registerStatus } from './status.js';
 import { register as registerValidate } from './validate.js';
 
 export function registerCommands(program: Command): void {
@@ -14,5 +17,8 @@ export function registerCommands(program: Command): void {
   registerPlan(program);
   registerApply(program);
   registerExport(program);
+  registerStatus(program);
+  registerPause(program);
+  registerData(program);
   registerEmulator(program);
 }

@@ -1,0 +1,27 @@
+import { connectV1 } from '../ops/connect.js';
+import { parseDuration } from '../ops/duration.js';
+import type { OpsIo } from '../ops/io.js';
+import { resolveMonitor } from '../ops/resolve.js';
+import { renderDataJson, renderDataText } from '../render/ops-data.js';
+import type { DataOptions } from './data.js';
+import { UserError } from './errors.js';
+
+const AVERAGES = ['raw', 'hour', 'day'] as const;
+type Average = (typeof AVERAGES)[number];
+
+export async function runData(label: string, opts: DataOptions, io: OpsIo): Promise<number> {
+  const sinceSeconds = parseDuration(opts.since, '--since');
+  const average = opts.average as Average;
+  if (!AVERAGES.includes(average)) throw new UserError(`--average must be raw, hour or day, got "${opts.average}"`);
+  const api = connectV1(opts, io.env);
+  try {
+    const monitor = resolveMonitor(label, await api.listMonitors());
+    // `begin` from the local clock; `end` is left to the service, whose default is its own now.
+    const begin = Math.floor(io.now() / 1000) - sinceSeconds;
+    const data = await api.getMonitorData(monitor.id, { begin, average });
+    io.out(opts.json ? renderDataJson(data) : renderDataText(data, { color: io.color, sinceSeconds, average }));
+    return 0;
+  } finally {
+    await api.close();
+  }
+}

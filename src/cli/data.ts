@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { addConnectionOptions, type ConnectionOptions } from './common.js';
+
+export interface DataOptions extends ConnectionOptions {
+  since: string;
+  average: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('data')
+    .description("chart a monitor's recent response times and failures")
+    .argument('<label>', 'monitor label')
+    .option('--since <duration>', 'how far back: 90m, 24h, 7d, ...', '24h')
+    .option('--average <raw|hour|day>', 'raw tests, or hourly / daily averages', 'raw')
+    .option('--json', 'print the data as JSON instead of the chart');
+  addConnectionOptions(cmd).action(async (label: string, opts: DataOptions, self: Command) => {
+    const [{ runData }, { processIo }] = await Promise.all([import('./data-run.js'), import('../ops/io.js')]);
+    process.exitCode = await runData(label, opts, processIo(self));
+  });
+}

@@ -1,0 +1,56 @@
+import pc from 'picocolors';
+import { connectV1 } from '../ops/connect.js';
+import { parseDuration } from '../ops/duration.js';
+import type { OpsIo } from '../ops/io.js';
+import { listPaused, pauseTargets, resolveTargets, resumeTargets, targetsGiven } from '../ops/pause.js';
+import { renderPausedJson, renderPausedText, renderPauseOutcome, renderResumeOutcome } from '../render/ops-pause.js';
+import type { PausedOptions, PauseOptions, ResumeOptions } from './pause.js';
+
+/** service-notes.md: the global calls act on every alert synchronously. */
+function warnGlobal(io: OpsIo, verb: 'pause' | 'resume'): void {
+  const c = pc.createColors(io.errColor);
+  io.err(
+    c.yellow(
+      `Note: on the real service a global ${verb} acts on every alert before it answers and can be very slow on accounts with more than about 50 alerts; raise --timeout (seconds) if it times out.`,
+    ) + '\n',
+  );
+}
+
+export async function runPause(opts: PauseOptions, io: OpsIo): Promise<number> {
+  // Everything the user typed is checked before any request.
+  const seconds = parseDuration(opts.for, '--for');
+  targetsGiven(opts, 'pause');
+  const api = connectV1(opts, io.env);
+  try {
+    const targets = await resolveTargets(api, opts, 'pause');
+    if (targets.kind === 'all') warnGlobal(io, 'pause');
+    await pauseTargets(api, targets, seconds, (o) => io.out(renderPauseOutcome(o, { color: io.color, seconds, nowMs: io.now() })));
+    return 0;
+  } finally {
+    await api.close();
+  }
+}
+
+export async function runResume(opts: ResumeOptions, io: OpsIo): Promise<number> {
+  targetsGiven(opts, 'resume');
+  const api = connectV1(opts, io.env);
+  try {
+    const targets = await resolveTargets(api, opts, 'resume');
+    if (targets.kind === 'all') warnGlobal(io, 'resume');
+    await resumeTargets(api, targets, (o) => io.out(renderResumeOutcome(o, { color: io.color })));
+    return 0;
+  } finally {
+    await api.close();
+  }
+}
+
+export async function runPaused(opts: PausedOptions, io: OpsIo): Promise<number> {
+  const api = connectV1(opts, io.env);
+  try {
+    const rows = await listPaused(api, io.now);
+    io.out(opts.json ? renderPausedJson(rows) : renderPausedText(rows, { color: io.color, nowMs: io.now() }));
+    return 0;
+  } finally {
+    await api.close();
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * `monsync pause`, `resume` and `paused`: alerting on and off by label (API 4.6).
+ */
+import type { Command } from 'commander';
+import { addConnectionOptions, collect, type ConnectionOptions } from './common.js';
+
+export interface PauseOptions extends ConnectionOptions {
+  monitor?: string[];
+  alert?: string[];
+  all?: boolean;
+  for: string;
+}
+
+export interface ResumeOptions extends ConnectionOptions {
+  monitor?: string[];
+  alert?: string[];
+  all?: boolean;
+}
+
+export interface PausedOptions extends ConnectionOptions {
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  const pause = program
+    .command('pause')
+    .description('pause alerting for monitors or alerts, by label, for a while')
+    .option('--monitor <label>', 'every alert of this monitor (repeatable)', collect)
+    .option('--alert <monitor:subject>', "one alert: the monitor's label and the alert's trigger subject (repeatable)", collect)
+    .option('--all', 'every alert of the account (slow on the real service beyond ~50 alerts)')
+    .requiredOption('--for <duration>', 'how long: 90s, 30m, 2h, 1d, 1h30m; a bare number is seconds');
+  addConnectionOptions(pause).action(async (opts: PauseOptions, self: Command) => {
+    const [{ runPause }, { processIo }] = await Promise.all([import('./pause-run.js'), import('../ops/io.js')]);
+    process.exitCode = await runPause(opts, processIo(self));
+  });
+
+  const resume = program
+    .command('resume')
+    .description('end pauses now, by label')
+    .option('--monitor <label>', 'every alert of this monitor (repeatable)', collect)
+    .option('--alert <monitor:subject>', "one alert: the monitor's label and the alert's trigger subject (repeatable)", collect)
+    .option('--all', 'every pause of the account (slow on the real service beyond ~50 alerts)');
+  addConnectionOptions(resume).action(async (opts: ResumeOptions, self: Command) => {
+    const [{ runResume }, { processIo }] = await Promise.all([import('./pause-run.js'), import('../ops/io.js')]);
+    process.exitCode = await runResume(opts, processIo(self));
+  });
+
+  const paused = program
+    .command('paused')
+    .description('list paused alerts and when each resumes')
+    .option('--json', 'print JSON');
+  addConnectionOptions(paused).action(async (opts: PausedOptions, self: Command) => {
+    const [{ runPaused }, { processIo }] = await Promise.all([import('./pause-run.js'), import('../ops/io.js')]);
+    process.exitCode = await runPaused(opts, processIo(self));
+  });
+}

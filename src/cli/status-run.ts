@@ -1,0 +1,20 @@
+import pc from 'picocolors';
+import { connectForStatus } from '../ops/connect.js';
+import type { OpsIo } from '../ops/io.js';
+import { buildStatusReport, statusExitCode } from '../ops/status.js';
+import { renderStatusJson, renderStatusText } from '../render/ops-status.js';
+import type { StatusOptions } from './status.js';
+
+export async function runStatus(opts: StatusOptions, io: OpsIo): Promise<number> {
+  const { client, api, reason } = connectForStatus(opts, io.env);
+  try {
+    io.err(`${pc.createColors(io.errColor).dim(reason)}\n`);
+    const all = opts.all === true;
+    const summary = api === 'v2' ? await client.getV2Status({ all }) : await client.getStatus();
+    const report = buildStatusReport(summary, api, all);
+    io.out(opts.json ? renderStatusJson(report) : renderStatusText(report, { color: io.color }));
+    return statusExitCode(report);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { addConnectionOptions, type ConnectionOptions } from './common.js';
+
+export interface StatusOptions extends ConnectionOptions {
+  all?: boolean;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('status')
+    .description('monitors with an active alert (exit 0: none, 3: some, 1: error); API v2 when MONSYNC_CLIENT_ID is set, else v1')
+    .option('--all', 'list every monitor, not only those with an active alert')
+    .option('--json', 'print a JSON object instead of the table');
+  addConnectionOptions(cmd).action(async (opts: StatusOptions, self: Command) => {
+    const [{ runStatus }, { processIo }] = await Promise.all([import('./status-run.js'), import('../ops/io.js')]);
+    process.exitCode = await runStatus(opts, processIo(self));
+  });
+}

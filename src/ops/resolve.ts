@@ -1,0 +1,112 @@
+/**
+ * Operators name monitors by label and alerts by `MONITOR:SUBJECT`; the API wants ids. Labels are
+ * not unique on the service, so an ambiguous label is refused with the candidates rather than
+ * guessed, and an unknown one gets the closest labels as "did you mean".
+ */
+import { UserError } from '../cli/errors.js';
+import { closest, levenshtein } from '../config/suggest.js';
+import type { Alert, Monitor } from '../model/live.js';
+
+const MAX_LISTED = 8;
+
+/** Visible form of a label in a message: quoted, control characters escaped. */
+function q(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return JSON.stringify(text).replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, (c) =>
+    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Up to `max` candidates worth suggesting: the closest by edit distance, then substring matches. */
+export function suggestions(input: string, candidates: readonly string[], max = 3): string[] {
+  const unique = [...new Set(candidates)];
+  const lower = input.toLowerCase();
+  const out: string[] = [];
+  const best = closest(input, unique);
+  if (best !== undefined) out.push(best);
+  const near = unique
+    .filter((c) => c !== best && (c.toLowerCase().includes(lower) || (lower.length >= 3 && lower.includes(c.toLowerCase()))))
+    .sort((a, b) => levenshtein(lower, a.toLowerCase()) - levenshtein(lower, b.toLowerCase()) || a.localeCompare(b));
+  out.push(...near);
+  return out.slice(0, max);
+}
+
+function knownList(labels: readonly string[]): string[] {
+  const sorted = [...new Set(labels)].sort((a, b) => a.localeCompare(b));
+  const shown = sorted.slice(0, MAX_LISTED).map((l) => `  - ${q(l)}`);
+  if (sorted.length > MAX_LISTED) shown.push(`  … and ${sorted.length - MAX_LISTED} more`);
+  return shown;
+}
+
+function didYouMean(found: string[]): string {
+  if (found.length === 0) return '';
+  return `; did you mean ${found.map(q).join(' or ')}?`;
+}
+
+export function resolveMonitor(label: string, monitors: readonly Monitor[]): Monitor {
+  const matches = monitors.filter((m) => m.label === label);
+  if (matches.length === 1) return matches[0] as Monitor;
+  if (matches.length > 1) {
+    throw new UserError(`${matches.length} monitors are labelled ${q(label)}, so the label does not say which one; rename all but one in the service`, {
+      details: matches.map((m) => `  - id ${m.id} (${m.type}${m.ip_address ? `, ${q(m.ip_address)}` : ''})`),
+    });
+  }
+  const labels = monitors.map((m) => m.label);
+  if (labels.length === 0) throw new UserError(`no monitor labelled ${q(label)}: the account has no monitors`);
+  const found = suggestions(label, labels);
+  throw new UserError(`no monitor labelled ${q(label)}${didYouMean(found)}`, {
+    details: found.length > 0 ? [] : ['Monitors of the account:', ...knownList(labels)],
+  });
+}
+
+export interface ResolvedAlert {
+  monitor: Monitor;
+  alert: Alert;
+}
+
+/**
+ * `MONITOR:SUBJECT`, where SUBJECT is the alert's trigger subject (`subject_init`). Labels and
+ * subjects may both contain colons, so every split whose left side is an existing label is tried;
+ * the reference must name exactly one alert.
+ */
+export function resolveAlertRef(ref: string, monitors: readonly Monitor[], alerts: readonly Alert[]): ResolvedAlert {
+  const colons: number[] = [];
+  for (let i = ref.indexOf(':'); i >= 0; i = ref.indexOf(':', i + 1)) colons.push(i);
+  if (colons.length === 0) {
+    throw new UserError(`--alert ${q(ref)}: expected MONITOR:SUBJECT, the monitor's label and the alert's trigger subject, e.g. "mx-eu-1:mx-eu-1 is DOWN"`);
+  }
+  const byLabel = new Map<string, Monitor[]>();
+  for (const m of monitors) byLabel.set(m.label, [...(byLabel.get(m.label) ?? []), m]);
+
+  const splits = colons
+    .map((i) => ({ label: ref.slice(0, i), subject: ref.slice(i + 1) }))
+    .filter((s) => byLabel.has(s.label));
+  if (splits.length === 0) {
+    // Report against the shortest reading: the label before the first colon.
+    resolveMonitor(ref.slice(0, colons[0]), monitors);
+  }
+
+  const hits: ResolvedAlert[] = [];
+  for (const s of splits) {
+    const monitor = resolveMonitor(s.label, monitors);
+    for (const a of alerts) if (a.monitor === monitor.id && a.subject_init === s.subject) hits.push({ monitor, alert: a });
+  }
+  if (hits.length === 1) return hits[0] as ResolvedAlert;
+  if (hits.length > 1) {
+    throw new UserError(`--alert ${q(ref)} matches ${hits.length} alerts; the service cannot tell them apart by subject`, {
+      details: hits.map((h) => `  - alert id ${h.alert.id} of monitor ${q(h.monitor.label)} (id ${h.monitor.id})`),
+    });
+  }
+
+  // No alert with that subject: suggest among the subjects of the monitor(s) the reference names.
+  const named = splits.map((s) => resolveMonitor(s.label, monitors));
+  const subjects = alerts.filter((a) => named.some((m) => m.id === a.monitor)).map((a) => a.subject_init);
+  const first = splits[0] as { label: string; subject: string };
+  if (subjects.length === 0) {
+    throw new UserError(`monitor ${q(first.label)} has no alerts, so there is no alert ${q(first.subject)} to act on`);
+  }
+  const found = suggestions(first.subject, subjects);
+  throw new UserError(`monitor ${q(first.label)} has no alert with subject ${q(first.subject)}${didYouMean(found)}`, {
+    details: [`Alert subjects of ${q(first.label)}:`, ...knownList(subjects)],
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * `monsync data` output: a sparkline of response times with failed tests marked, and a summary.
+ */
+import pc from 'picocolors';
+import type { MonitorData } from '../api/types.js';
+import { buildChart, summarize, DEFAULT_CHART_WIDTH } from '../ops/chart.js';
+import { formatDuration } from '../ops/duration.js';
+import { formatMs, plural, safe, utcMinute } from './ops-format.js';
+
+const BARS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
+export const FAILED_MARK = '✗';
+export const NO_VALUE_MARK = '·';
+
+export interface DataRenderOptions {
+  color: boolean;
+  /** The window asked for, seconds (for the heading). */
+  sinceSeconds: number;
+  average: 'raw' | 'hour' | 'day';
+  width?: number;
+}
+
+export function renderDataText(data: MonitorData, options: DataRenderOptions): string {
+  const c = pc.createColors(options.color);
+  const label = safe(data.monitor_label);
+  const window = `last ${formatDuration(options.sinceSeconds, 4)}`;
+  const shape = options.average === 'raw' ? 'raw tests' : `${options.average}ly averages`;
+  const lines: string[] = [`${c.bold(label)} — response time, ${window} (${shape}, ${plural(data.data.length, 'point')})`];
+  if (data.data.length === 0) {
+    lines.push(c.dim(`No data for ${label} between ${utcMinute(data.begin * 1000)} and ${utcMinute(data.end * 1000)}.`));
+    return `${lines.join('\n')}\n`;
+  }
+
+  const points = [...data.data].sort((a, b) => a.utc_mktime - b.utc_mktime);
+  const chart = buildChart(points, options.width ?? DEFAULT_CHART_WIDTH);
+  const spark = chart.columns
+    .map((col) => {
+      if (col.failed) return c.red(FAILED_MARK);
+      if (col.level === null) return c.dim(NO_VALUE_MARK);
+      return col.level >= 6 ? c.yellow(BARS[col.level] as string) : (BARS[col.level] as string);
+    })
+    .join('');
+  const scale = chart.low === null || chart.high === null ? '' : `  ${c.dim(`${BARS[0]} ${formatMs(chart.low)}  ${BARS[7]} ${formatMs(chart.high)}`)}`;
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  const perColumn = points.length > chart.columns.length ? `, ${c.dim(`each mark the slowest of ~${Math.round(points.length / chart.columns.length)} points`)}` : '';
+  lines.push('', `  ${spark}${scale}`, `  ${c.dim(`${utcMinute(first.utc_mktime * 1000)} → ${utcMinute(last.utc_mktime * 1000)}`)}${perColumn}`, '');
+
+  const s = summarize(points);
+  const stat = (v: number | null): string => (v === null ? '—' : formatMs(v));
+  const share = s.points ? ` (${((s.failures / s.points) * 100).toFixed(1)}%)` : '';
+  const failures = `failures ${s.failures} of ${s.points}${share}`;
+  lines.push(
+    `min ${stat(s.min)} · avg ${stat(s.avg)} · max ${stat(s.max)} · ${s.failures > 0 ? c.red(failures) : failures}` +
+      (s.failures > 0 ? c.dim(`  (${FAILED_MARK} marks failed tests)`) : ''),
+  );
+  const lastFailure = [...points].reverse().find((p) => p.failed);
+  if (lastFailure) {
+    const why = lastFailure.error ? `: ${safe(lastFailure.error)}` : '';
+    lines.push(c.dim(`last failure ${utcMinute(lastFailure.utc_mktime * 1000)}${why}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The canonical data, as the client returns it. */
+export function renderDataJson(data: MonitorData): string {
+  return `${JSON.stringify(data, null, 2)}\n`;
+}

@@ -1,0 +1,51 @@
+/**
+ * `monsync status` output: a table of monitors and a summary line, or a stable JSON object.
+ */
+import pc from 'picocolors';
+import type { StatusReport } from '../ops/status.js';
+import { plural, safe, table } from './ops-format.js';
+
+export function renderStatusText(report: StatusReport, options: { color: boolean }): string {
+  const c = pc.createColors(options.color);
+  const lines: string[] = [];
+  if (report.monitors.length > 0) {
+    const rows = [['MONITOR', 'TYPE', 'STATE'], ...report.monitors.map((m) => [safe(m.label), safe(m.type), m.alert_active ? 'ALERT' : 'ok'])];
+    lines.push(
+      ...table(rows, (text, row, col) => {
+        if (row === 0) return c.bold(text);
+        if (col !== 2) return text;
+        return report.monitors[row - 1]?.alert_active ? c.red(c.bold(text)) : c.green(text);
+      }),
+      '',
+    );
+  }
+  lines.push(summaryLine(report, c));
+  return `${lines.join('\n')}\n`;
+}
+
+function summaryLine(r: StatusReport, c: ReturnType<typeof pc.createColors>): string {
+  if (r.active_count > 0) {
+    const n = r.active_count;
+    const subject = r.monitor_count === null ? plural(n, 'monitor') : `${n} of ${plural(r.monitor_count, 'monitor')}`;
+    const hint = r.all ? '' : ' (--all lists every monitor)';
+    return c.red(`${subject} ${n === 1 ? 'has' : 'have'} an active alert.`) + c.dim(hint);
+  }
+  if (r.global_alert_active) {
+    return c.red('The service reports an active alert, but no monitor listed has one.');
+  }
+  const count = r.monitor_count === null ? '' : ` (${plural(r.monitor_count, 'monitor')})`;
+  return c.green(`No monitor has an active alert${count}.`);
+}
+
+/** Keys in a fixed order, rows sorted: the same account state always prints the same bytes. */
+export function renderStatusJson(report: StatusReport): string {
+  const body = {
+    api: report.api,
+    all: report.all,
+    global_alert_active: report.global_alert_active,
+    active_count: report.active_count,
+    monitor_count: report.monitor_count,
+    monitors: report.monitors.map((m) => ({ id: m.id, label: m.label, type: m.type, alert_active: m.alert_active })),
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runPause } from '../../src/cli/pause-run.js';
+import { runStatus } from '../../src/cli/status-run.js';
+import { UserError } from '../../src/cli/errors.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { captureIo, seedAccount, v1Env, v2Env, type OpsAccount } from './helpers.js';
+
+let emu: TestEmulator;
+let acct: OpsAccount;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'empty' });
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(async () => {
+  acct = await seedAccount(emu);
+});
+
+async function paths(): Promise<string[]> {
+  return (await emu.control.requests()).map((r) => `${r.method} ${r.path}`);
+}
+
+describe('monsync status', () => {
+  it('exits 0 with a summary when no alert is active (v1 without client credentials, said on stderr)', async () => {
+    const io = captureIo(v1Env(emu.url));
+    expect(await runStatus({}, io)).toBe(0);
+    expect(io.stdout).toBe('No monitor has an active alert (3 monitors).\n');
+    expect(io.stderr).toMatch(/API v1.*MONSYNC_CLIENT_ID/);
+    expect(await paths()).toEqual(['GET /v1/Status/']);
+  });
+
+  it('exits 3 and lists only the alerting monitors; --all lists every one with its state', async () => {
+    await emu.control.setAlertActive(acct.monitors.us, true);
+    const io = captureIo(v1Env(emu.url));
+    expect(await runStatus({}, io)).toBe(3);
+    expect(io.stdout.split('\n')).toEqual([
+      'MONITOR  TYPE  STATE',
+      'mx-us-1  smtp  ALERT',
+      '',
+      '1 of 3 monitors has an active alert. (--all lists every monitor)',
+      '',
+    ]);
+
+    const all = captureIo(v1Env(emu.url));
+    expect(await runStatus({ all: true }, all)).toBe(3);
+    expect(all.stdout.split('\n').slice(0, 4)).toEqual([
+      'MONITOR   TYPE  STATE',
+      'mx-eu-1   smtp  ok',
+      'mx-quiet  smtp  ok',
+      'mx-us-1   smtp  ALERT',
+    ]);
+  });
+
+  it('uses v2 with client credentials only (no v1 login needed) and falls back to v1 without them', async () => {
+    await emu.control.setAlertActive(acct.monitors.eu, true);
+    await emu.control.setAlertActive(acct.monitors.us, true);
+    await emu.control.clearRequests();
+    const io = captureIo(v2Env(emu.url));
+    expect(await runStatus({ json: true }, io)).toBe(3);
+    expect(io.stderr).toMatch(/API v2/);
+    expect(await paths()).toEqual(['POST /v2/token', 'GET /v2/status']);
+    // v2 without `all` lists only alerting monitors, so the total is unknown.
+    expect(JSON.parse(io.stdout)).toEqual({
+      api: 'v2',
+      all: false,
+      global_alert_active: true,
+      active_count: 2,
+      monitor_count: null,
+      monitors: [
+        { id: acct.monitors.eu, label: 'mx-eu-1', type: 'smtp', alert_active: true },
+        { id: acct.monitors.us, label: 'mx-us-1', type: 'smtp', alert_active: true },
+      ],
+    });
+    const text = captureIo(v2Env(emu.url));
+    await runStatus({}, text);
+    expect(text.stdout).toContain('2 monitors have an active alert.');
+
+    await emu.control.clearRequests();
+    const both = captureIo({ ...v1Env(emu.url), ...v2Env(emu.url) });
+    expect(await runStatus({ all: true, json: true }, both)).toBe(3);
+    expect(await paths()).toEqual(['POST /v2/token', 'GET /v2/status']);
+    expect(JSON.parse(both.stdout).monitor_count).toBe(3);
+
+    await emu.control.clearRequests();
+    const v1 = captureIo(v1Env(emu.url));
+    expect(await runStatus({ json: true }, v1)).toBe(3);
+    expect(await paths()).toEqual(['GET /v1/Status/']);
+    // Same account, same JSON apart from the version and the count v1 always knows.
+    expect({ ...JSON.parse(v1.stdout), api: 'v2', monitor_count: null }).toEqual(JSON.parse(io.stdout));
+  });
+
+  it('a paused monitor does not count as alerting (v1 reports alert_active false while paused)', async () => {
+    await emu.control.setAlertActive(acct.monitors.us, true);
+    expect(await runPause({ monitor: ['mx-us-1'], for: '10m' }, captureIo(v1Env(emu.url)))).toBe(0);
+    expect(await runStatus({}, captureIo(v1Env(emu.url)))).toBe(0);
+    await emu.control.advance(601);
+    expect(await runStatus({}, captureIo(v1Env(emu.url)))).toBe(3);
+  });
+
+  it('refuses half-given client credentials and a missing URL before any request', async () => {
+    await emu.control.clearRequests();
+    const half = captureIo({ MONSYNC_URL: emu.url, MONSYNC_CLIENT_ID: 'demo-client' });
+    await expect(runStatus({}, half)).rejects.toThrow(/MONSYNC_CLIENT_ID is set but MONSYNC_CLIENT_SECRET is not/);
+    await expect(runStatus({}, captureIo({ MONSYNC_CLIENT_ID: 'a', MONSYNC_CLIENT_SECRET: 'b-secret' }))).rejects.toBeInstanceOf(UserError);
+    await expect(runStatus({}, captureIo({ MONSYNC_URL: emu.url }))).rejects.toThrow(/no v1 credentials/);
+    expect(await paths()).toEqual([]);
+  });
+
+  it('a wrong client secret is an error (exit 1 through main), never printed', async () => {
+    const io = captureIo({ ...v2Env(emu.url), MONSYNC_CLIENT_SECRET: 'not-the-secret' });
+    const err = await runStatus({}, io).catch((e: unknown) => e);
+    expect((err as Error).name).toBe('ApiError');
+    expect(String((err as Error).message)).not.toContain('not-the-secret');
+  });
+});
