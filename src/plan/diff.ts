@@ -743,11 +743,10 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     const desiredIds = new Set(members.flatMap((m) => (typeof m.id === 'string' ? [m.id] : [])));
     const added = members.filter((m) => typeof m.id !== 'string' || !liveIds.has(m.id));
     const removed = uniq(liveMembers.map((mem) => mem.id)).filter((id) => !desiredIds.has(id));
+    const liveMemberById = new Map(liveMembers.map((mem) => [mem.id, mem]));
     const before: Fields = {
       name: g.name,
-      monitors: uniq(liveMembers.map((mem) => mem.id))
-        .map((id) => memberLabel(liveMembers.find((mem) => mem.id === id)!))
-        .sort(),
+      monitors: [...liveMemberById.values()].map(memberLabel).sort(),
     };
     const changed: string[] = [];
     if (g.name !== dg.name) changed.push('name');
@@ -757,9 +756,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     if (match.renamedFrom !== null) note.renamed_from = g.name;
     if (added.length > 0) note.members_added = added.map((m) => m.label).sort();
     if (removed.length > 0) {
-      note.members_removed = removed
-        .map((id) => memberLabel(liveMembers.find((mem) => mem.id === id)!))
-        .sort();
+      note.members_removed = removed.map((id) => memberLabel(liveMemberById.get(id)!)).sort();
     }
     const ref = `group:${dg.name}`;
     for (const id of removed) removalsByMonitor.set(id, [...(removalsByMonitor.get(id) ?? []), ref]);
