@@ -4,7 +4,7 @@
  * guessed, and an unknown one gets the closest labels as "did you mean".
  */
 import { UserError } from '../cli/errors.js';
-import { closest, levenshtein } from '../config/suggest.js';
+import { levenshtein } from '../config/suggest.js';
 import type { Alert, Monitor } from '../model/live.js';
 
 const MAX_LISTED = 8;
@@ -17,18 +17,24 @@ function q(text: string): string {
   );
 }
 
-/** Up to `max` candidates worth suggesting: the closest by edit distance, then substring matches. */
+/**
+ * Up to `max` candidates worth suggesting: the nearest within a plausible typo (the limit of
+ * config/suggest's `closest`), then those containing the input or contained in it.
+ */
 export function suggestions(input: string, candidates: readonly string[], max = 3): string[] {
-  const unique = [...new Set(candidates)];
   const lower = input.toLowerCase();
-  const out: string[] = [];
-  const best = closest(input, unique);
-  if (best !== undefined) out.push(best);
-  const near = unique
-    .filter((c) => c !== best && (c.toLowerCase().includes(lower) || (lower.length >= 3 && lower.includes(c.toLowerCase()))))
-    .sort((a, b) => levenshtein(lower, a.toLowerCase()) - levenshtein(lower, b.toLowerCase()) || a.localeCompare(b));
-  out.push(...near);
-  return out.slice(0, max);
+  const limit = Math.max(1, Math.min(3, Math.floor(input.length / 3)));
+  const scored = [...new Set(candidates)].map((c) => ({ c, d: levenshtein(lower, c.toLowerCase()) }));
+  const byDistance = (a: { c: string; d: number }, b: { c: string; d: number }): number => a.d - b.d || a.c.localeCompare(b.c);
+  const best = Math.min(...scored.map((s) => s.d));
+  // Only the case differs: that is the one. One edit off: its neighbours one edit further are
+  // plausible too (mx-eu1 -> mx-eu-1, mx-eu-2). Further off: only the nearest.
+  const cut = Math.min(limit, best === 0 ? 0 : best === 1 ? 2 : best);
+  const near = scored.filter((s) => s.d <= cut).sort(byDistance);
+  const containing = scored
+    .filter((s) => s.d > cut && (s.c.toLowerCase().includes(lower) || (lower.length >= 3 && lower.includes(s.c.toLowerCase()))))
+    .sort(byDistance);
+  return [...near, ...containing].slice(0, max).map((s) => s.c);
 }
 
 function knownList(labels: readonly string[]): string[] {
