@@ -106,7 +106,6 @@ export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnost
     uniqueKeys: true,
     merge: true,
     prettyErrors: true,
-    keepSourceTokens: false,
   });
   const parsed: ParsedFile = { source, doc, lines, locator: new Locator(source.display, doc, lines) };
   const at = (e: YAMLError) => {
@@ -128,7 +127,9 @@ export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnost
   if (deep) return { diagnostics: [diag(source.display, parsed.locator.nodeStart(deep), TOO_DEEP)] };
 
   const contents = doc.contents;
-  if (contents === null || (isScalar(contents) && contents.value === null && !contents.range?.[1])) {
+  // Only comments, or only a document marker (an empty scalar), leave no content at all.
+  const empty = isScalar(contents) && contents.value === null && contents.range?.[0] === contents.range?.[1];
+  if (contents === null || empty) {
     return { diagnostics: [diag(source.display, { line: 1, column: 1 }, 'file has no content; a configuration file starts with "version: 1"')] };
   }
   if (!isMap(contents)) {

@@ -133,8 +133,7 @@ describe('hostile inputs', () => {
   it('refuses something that is not a regular file', async () => {
     const dir = await writeTree({});
     const d = diagnosticsOf(await loadConfig(['/dev/null'], { cwd: dir, env: {} })).map(brief);
-    expect(d).toEqual([{ file: '/dev/null', line: 1, column: 1, message: 'not a regular file' }].map((x) => ({ ...x, file: d[0]!.file })));
-    expect(d[0]!.file.endsWith('dev/null')).toBe(true);
+    expect(d).toEqual([{ file: expect.stringMatching(/dev\/null$/), line: 1, column: 1, message: 'not a regular file' }]);
   });
 
   it.each([
