@@ -24,7 +24,7 @@ export interface ExportFile {
 export const MAIN_FILE = 'monsync.yaml';
 export const UNGROUPED_FILE = 'ungrouped.yaml';
 
-const MONITORS_COMMENT = ' SMTP monitors managed here; the first apply adopts them (adds the managed-by marker).';
+const MONITORS_COMMENT = ' SMTP monitors managed here; apply adds the managed-by marker to those without it (adoption).';
 const ALERTS_COMMENT = ' Alerts on monitors this config does not manage (other types, e.g. HTTP made in the web UI).';
 
 /** Strings a YAML 1.1 reader (and many people) would take for booleans or null: always quoted. */
