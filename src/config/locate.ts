@@ -2,7 +2,7 @@
  * Maps a path into the loaded data (as JSON Schema's instancePath spells it) back to where it was
  * written in the YAML, following aliases and merge keys to the text that produced the value.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type LineCounter, type Node, type Pair } from 'yaml';
 import type { Position } from './diagnostics.js';
 
 export type PathSegment = string | number;
@@ -46,9 +46,16 @@ export class Locator {
     return start === undefined ? { line: 1, column: 1 } : this.at(start);
   }
 
-  private deref(node: unknown, depth = 0): unknown {
+  /** Alias resolution walks the whole document each time: remember the answers. */
+  private readonly resolved = new Map<Alias, unknown>();
+
+  private deref(node: unknown): unknown {
     let cur = node;
-    while (isAlias(cur) && depth++ < 64) cur = cur.resolve(this.doc);
+    for (let hops = 0; isAlias(cur) && hops < 64; hops++) {
+      const alias: Alias = cur;
+      if (!this.resolved.has(alias)) this.resolved.set(alias, alias.resolve(this.doc));
+      cur = this.resolved.get(alias);
+    }
     return cur;
   }
 

@@ -52,6 +52,11 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
   for (const m of r.monitors) {
     (m.raw.previous_labels ?? []).forEach((prev, i) => {
       const here = at(m.ref, ['previous_labels', i]);
+      const glob = ignored(prev);
+      if (glob) {
+        error(here, `previous label ${JSON.stringify(prev)} matches ${ignoreNote(glob)}: monsync does not read ignored monitors, so it cannot rename one`);
+        return;
+      }
       if (prev === m.raw.label) {
         warn(here, `previous label ${JSON.stringify(prev)} is the monitor's current label; remove it`);
         return;
@@ -149,6 +154,11 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
   for (const g of r.groups) {
     (g.raw.previous_names ?? []).forEach((prev, i) => {
       const here = at(g.ref, ['previous_names', i]);
+      const glob = ignored(prev);
+      if (glob) {
+        error(here, `previous name ${JSON.stringify(prev)} matches ${ignoreNote(glob)}: monsync does not read ignored groups, so it cannot rename one`);
+        return;
+      }
       if (prev === g.raw.name) {
         warn(here, `previous name ${JSON.stringify(prev)} is the group's current name; remove it`);
         return;
