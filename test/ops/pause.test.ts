@@ -130,7 +130,7 @@ describe('monsync pause / paused / resume', () => {
   });
 
   it('an unknown or misspelt label pauses nothing, even when other labels were fine', async () => {
-    const err = await runPause({ monitor: ['mx-us-1', 'mx-eu1'], for: '5m' }, io()).catch((e: unknown) => e as Error);
+    const err = (await runPause({ monitor: ['mx-us-1', 'mx-eu1'], for: '5m' }, io()).catch((e: unknown) => e)) as Error;
     expect(err.message).toBe('no monitor labelled "mx-eu1"; did you mean "mx-eu-1"?');
     await expect(runPause({ alert: ['mx-eu-1:is DOWN'], for: '5m' }, io())).rejects.toThrow(
       /no alert with subject "is DOWN"; did you mean "mx-eu-1 is DOWN"/,
