@@ -1,0 +1,174 @@
+/**
+ * Runs the real CLI (`node bin/monsync.js ...`) as a user would, against a test emulator.
+ *
+ * The CLI is built once into a private package directory (node_modules/.cache/monsync-e2e: a copy
+ * of bin/, the compiled dist/, schemas/ linked), never into the repository's dist/: other suites
+ * rebuild dist/ while these tests have CLI processes running from it. Test files run in parallel
+ * workers, so a lock makes them build one at a time and a stamp of the sources skips a build
+ * whose output is already there.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { expect } from 'vitest';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+/** The private package the e2e CLI runs from. */
+export const PKG = join(ROOT, 'node_modules', '.cache', 'monsync-e2e');
+export const BIN = join(PKG, 'bin', 'monsync.js');
+const MAIN = join(PKG, 'dist', 'cli', 'main.js');
+const LOCK = join(ROOT, 'node_modules', '.cache', 'monsync-e2e.lock');
+const STAMP = join(PKG, 'stamp');
+
+export const USERNAME = 'demo@example.com';
+export const PASSWORD = 'demo-password';
+
+function sourcesHash(): string {
+  const h = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else {
+        h.update(relative(ROOT, p));
+        h.update(readFileSync(p));
+      }
+    }
+  };
+  walk(join(ROOT, 'src'));
+  for (const f of ['tsconfig.json', 'tsconfig.build.json', 'bin/monsync.js']) h.update(readFileSync(join(ROOT, f)));
+  return h.digest('hex');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function withLock<T>(fn: () => Promise<T>): Promise<T> {
+  mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // A lock older than any build is left over from a killed run.
+      try {
+        if (Date.now() - statSync(LOCK).mtimeMs > 240_000) rmSync(LOCK, { recursive: true, force: true });
+      } catch {
+        // Released meanwhile.
+      }
+      if (Date.now() > deadline) throw new Error(`waited too long for the build lock ${LOCK}`);
+      await sleep(200);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Builds the CLI unless the private package already holds the build of the current sources. */
+export async function buildCli(): Promise<void> {
+  await withLock(async () => {
+    const hash = sourcesHash();
+    if (existsSync(MAIN) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash) return;
+    mkdirSync(join(PKG, 'bin'), { recursive: true });
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = [tsc, '-p', 'tsconfig.build.json', '--outDir', join(PKG, 'dist'), '--incremental', '--tsBuildInfoFile', join(PKG, 'tsbuildinfo')];
+    const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      child.on('exit', (c) => resolve({ code: c ?? 1, output }));
+    });
+    // Type errors elsewhere in the tree still emit JavaScript; only a build without output is fatal.
+    if (code !== 0 && !existsSync(MAIN)) throw new Error(`build failed:\n${output}`);
+    copyFileSync(join(ROOT, 'bin', 'monsync.js'), BIN);
+    // dist/config/schema.js reads ../../schemas/monsync.schema.json; export looks for package.json.
+    if (!existsSync(join(PKG, 'schemas'))) symlinkSync(join(ROOT, 'schemas'), join(PKG, 'schemas'), 'dir');
+    copyFileSync(join(ROOT, 'package.json'), join(PKG, 'package.json'));
+    writeFileSync(STAMP, hash);
+  });
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  /** Emulator base URL (MONSYNC_URL). */
+  url: string;
+  cwd?: string;
+  /** Added to (or, with undefined values, removed from) the environment. */
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+}
+
+/** A user's environment pointed at the emulator: none of the developer's MONSYNC_* settings, no colour. */
+export function cliEnv(url: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('MONSYNC_') && k !== 'FORCE_COLOR' && k !== 'NODE_OPTIONS') env[k] = v;
+  }
+  Object.assign(env, { NO_COLOR: '1', MONSYNC_URL: url, MONSYNC_USERNAME: USERNAME, MONSYNC_PASSWORD: PASSWORD });
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+/** Every run of this worker, for the output hygiene checks. */
+export const transcripts: { args: string[]; result: CliResult }[] = [];
+
+const STACK_FRAME = '    at ';
+
+/** Output a user may see: never a credential, never a stack trace. */
+export function expectCleanOutput(r: CliResult, secrets: readonly string[] = [PASSWORD]): void {
+  const both = `${r.stdout}\n${r.stderr}`;
+  for (const s of secrets) expect(both.includes(s), `output contains the secret ${JSON.stringify(s)}:\n${both}`).toBe(false);
+  expect(both.includes(STACK_FRAME), `output contains a stack trace:\n${both}`).toBe(false);
+  expect(both, 'internal error').not.toContain('internal error');
+}
+
+/**
+ * Starts `node bin/monsync.js args` with stdin not a terminal (/dev/null), stdout and stderr piped.
+ * Asynchronous, so an emulator in the test process keeps answering.
+ */
+export function startCli(args: string[], opts: CliOptions): { child: ChildProcess; done: Promise<CliResult>; output: () => CliResult } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: cliEnv(opts.url, opts.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const done = new Promise<CliResult>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`monsync ${args.join(' ')} did not finish in time\n${stdout}\n${stderr}`));
+    }, opts.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const result = { code: code ?? (signal ? 128 : 1), stdout, stderr };
+      transcripts.push({ args, result });
+      resolve(result);
+    });
+  });
+  return { child, done, output: () => ({ code: -1, stdout, stderr }) };
+}
+
+/** Runs the CLI to the end; checks the output carries no password and no stack trace. */
+export async function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
+  const r = await startCli(args, opts).done;
+  expectCleanOutput(r);
+  return r;
+}
