@@ -1,0 +1,151 @@
+/**
+ * Apply under injected faults (issue 5): latency, 503s, 429s with Retry-After, and answers lost
+ * after the service acted. Whatever the faults, apply converges (the plan afterwards is empty) and
+ * never makes a monitor, alert or group twice.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildCli, expectCleanOutput, runCli, transcripts } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import {
+  Workspace,
+  alertSubjects,
+  byLabel,
+  configYaml,
+  expectNoDuplicates,
+  groupByName,
+  managed,
+  memberLabels,
+  state,
+  type EmuState,
+  type SimpleMonitor,
+} from './support.js';
+
+let emu: TestEmulator;
+let ws: Workspace;
+
+beforeAll(async () => {
+  await buildCli();
+  emu = await startTestEmulator({ seed: 'default' });
+  ws = await Workspace.create();
+}, 300_000);
+beforeEach(async () => {
+  await emu.control.reset('default');
+});
+afterAll(async () => {
+  await emu?.close();
+  await ws?.remove();
+});
+
+const pad = (i: number) => `f-${String(i).padStart(2, '0')}`;
+const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+function monitor(i: number, label = pad(i)): SimpleMonitor {
+  return {
+    label,
+    ip_address: `${pad(i)}.example.com`,
+    alerts: [
+      { subject_init: `${pad(i)} down`, alert_destinations: ['ops-mail', 'oncall-sms'] },
+      { subject_init: `${pad(i)} slow`, timeout: 30 },
+    ],
+  };
+}
+
+/** 12 monitors with 2 alerts each, a top-level alert, 3 groups: 40 creates. */
+const V1 = configYaml({
+  monitors: range(1, 12).map((i) => monitor(i)),
+  alerts: [{ monitor: 'www-http', subject_init: 'www down' }],
+  groups: [
+    { name: 'odd', monitors: [...range(1, 12).filter((i) => i % 2).map(pad), 'www-http'] },
+    { name: 'even', monitors: range(1, 12).filter((i) => i % 2 === 0).map(pad) },
+    { name: 'first', monitors: [pad(1), pad(2)] },
+  ],
+});
+
+/** Renames, field updates, deletes (with alerts), alert updates and deletes, a group rename, creates. */
+const V2 = configYaml({
+  monitors: [
+    { ...monitor(1, 'f-01-new'), previous_labels: [pad(1)] },
+    ...range(2, 4).map((i) => ({ ...monitor(i), timer: 10 })),
+    { ...monitor(8), alerts: monitor(8).alerts!.slice(0, 1) },
+    { ...monitor(9), alerts: [{ subject_init: 'f-09 down', alert_destinations: ['duty-voice'] }, monitor(9).alerts![1]!] },
+    ...range(10, 13).map((i) => monitor(i)),
+  ],
+  alerts: [{ monitor: 'www-http', subject_init: 'www down' }],
+  groups: [
+    { name: 'odd', monitors: ['f-01-new', pad(3), pad(9), pad(11), pad(13), 'www-http'] },
+    { name: 'evens', previous_names: ['even'], monitors: [2, 4, 8, 10, 12].map(pad) },
+    { name: 'first', monitors: ['f-01-new', pad(2)] },
+  ],
+});
+
+function expectV2(s: EmuState): void {
+  expectNoDuplicates(s);
+  expect(managed(s, 'e2e').map((m) => m.label).sort()).toEqual(['f-01-new', ...[2, 3, 4, 8, 9, 10, 11, 12, 13].map(pad)].sort());
+  for (const m of managed(s, 'e2e')) expect(m.meta).toEqual({ 'managed-by': 'e2e' });
+  expect(byLabel(s, pad(3)).timer).toBe(10);
+  expect(byLabel(s, pad(10)).timer).toBe(5);
+  expect(alertSubjects(s, pad(8))).toEqual(['f-08 down']);
+  expect(alertSubjects(s, 'f-01-new')).toEqual(['f-01 down', 'f-01 slow']);
+  const voice = s.destinations.find((d) => d.label === 'duty-voice')!.id;
+  expect(s.alerts.find((a) => a.subject_init === 'f-09 down')!.alert_destinations).toEqual([voice]);
+  expect(alertSubjects(s, 'www-http')).toEqual(['www down']);
+  expect(s.groups.map((g) => g.name).sort()).toEqual(['evens', 'first', 'odd']);
+  expect(memberLabels(s, 'odd')).toEqual(['f-01-new', pad(3), pad(9), pad(11), pad(13), 'www-http']);
+  expect(memberLabels(s, 'evens')).toEqual([2, 4, 8, 10, 12].map(pad));
+  // Nothing of monitors deleted is left behind.
+  expect(s.alerts.filter((a) => !s.monitors.some((m) => m.id === a.monitor))).toEqual([]);
+  expect(s.alerts.filter((a) => /^f-0[567] /.test(a.subject_init))).toEqual([]);
+}
+
+const profiles: [string, Record<string, unknown>][] = [
+  ['latency 40 ms', { latency_ms: 40 }],
+  ['10% 503', { error_rate: 0.1, error_status: 503, seed: 11 }],
+  ['429 with Retry-After 1 on every 7th call', { rate_limit_every: 7, retry_after: 1 }],
+  ['20% of answers dropped after the service acted', { drop_rate: 0.2, seed: 5 }],
+  ['all of them at once', { latency_ms: 10, error_rate: 0.1, rate_limit_every: 7, retry_after: 1, drop_rate: 0.2, seed: 3 }],
+];
+
+describe('apply under injected faults', () => {
+  it.each(profiles)('%s: creates, then renames, updates and deletes, converge without duplicates', async (_name, faults) => {
+    const name = `faults-${Object.keys(faults).join('-')}`;
+    const dir = ws.path(name);
+    await ws.write(`${name}/monsync.yaml`, V1);
+    const before = await state(emu);
+    await emu.control.faults(faults);
+
+    const first = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const afterV1 = await state(emu);
+    expectNoDuplicates(afterV1);
+    expect(managed(afterV1, 'e2e')).toHaveLength(12);
+    expect(afterV1.alerts).toHaveLength(25);
+    expect(memberLabels(afterV1, 'first')).toEqual([pad(1), pad(2)]);
+
+    const oldIds = { f01: byLabel(afterV1, pad(1)).id, even: groupByName(afterV1, 'even').id };
+    await ws.write(`${name}/monsync.yaml`, V2);
+    const second = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+
+    const faulted = (await emu.control.requests()).filter((r) => r.fault !== null);
+    expect(faulted.length, 'the faults were injected').toBeGreaterThan(0);
+    await emu.control.clearFaults();
+
+    const plan = await runCli(['plan', '--detailed-exitcode'], { url: emu.url, cwd: dir });
+    expect(plan.code, plan.stdout).toBe(0);
+    const s = await state(emu);
+    expectV2(s);
+    expect(byLabel(s, 'f-01-new').id).toBe(oldIds.f01);
+    expect(groupByName(s, 'evens').id).toBe(oldIds.even);
+    // The monitors of other types and the unmanaged one are as they were.
+    const others = (x: EmuState) =>
+      x.monitors.filter((m) => !m.meta?.['managed-by']).map(({ alerts: _a, groups: _g, ...m }) => m);
+    expect(others(s)).toEqual(others(before));
+  }, 90_000);
+});
+
+describe('output hygiene', () => {
+  it('no run of this file printed the password or a stack trace', () => {
+    expect(transcripts.length).toBeGreaterThanOrEqual(profiles.length * 3);
+    for (const t of transcripts) expectCleanOutput(t.result);
+  });
+});
