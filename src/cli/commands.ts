@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { register as registerApply } from './apply.js';
 import { register as registerData } from './data.js';
+import { register as registerDrill } from './drill.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerExport } from './export.js';
 import { register as registerPause } from './pause.js';
@@ -20,5 +21,6 @@ export function registerCommands(program: Command): void {
   registerStatus(program);
   registerPause(program);
   registerData(program);
+  registerDrill(program);
   registerEmulator(program);
 }

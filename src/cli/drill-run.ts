@@ -1,0 +1,42 @@
+import pc from 'picocolors';
+import { connectV1 } from '../ops/connect.js';
+import { runDrill } from '../ops/drill.js';
+import { EmulatorControl, type EmulatorControlApi } from '../ops/emulator-control.js';
+import type { OpsIo } from '../ops/io.js';
+import { renderDrillText } from '../render/ops-drill.js';
+import { parsePositiveInt } from './common.js';
+import type { DrillCliOptions } from './drill.js';
+import { UserError } from './errors.js';
+
+/** A day of simulated minutes is already 1440 control calls. */
+const MAX_MINUTES = 1440;
+
+export async function runDrillCommand(
+  label: string,
+  opts: DrillCliOptions,
+  io: OpsIo,
+  // Tests may stand in for the emulator's control API; the CLI always probes the real one.
+  controlFor: (baseUrl: string) => Promise<EmulatorControlApi> = (baseUrl) => EmulatorControl.connect(baseUrl),
+): Promise<number> {
+  const minutes = parsePositiveInt(opts.minutes, '--minutes');
+  if (minutes > MAX_MINUTES) throw new UserError(`--minutes must be at most ${MAX_MINUTES} (a day), got ${minutes}`);
+  const api = connectV1(opts, io.env);
+  try {
+    // Refused before any API call when the target is not a local emulator.
+    const control = await controlFor(api.baseUrl);
+    const dim = pc.createColors(io.errColor).dim;
+    let announced = false;
+    const report = await runDrill(api, control, {
+      label,
+      minutes,
+      onMinute: (_minute, total) => {
+        if (!announced) io.err(`${dim(`Advancing the emulator clock minute by minute (${total} minutes)…`)}\n`);
+        announced = true;
+      },
+    });
+    io.out(renderDrillText(report, { color: io.color }));
+    return 0;
+  } finally {
+    await api.close();
+  }
+}

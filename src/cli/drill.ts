@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { addConnectionOptions, type ConnectionOptions } from './common.js';
+
+export interface DrillCliOptions extends ConnectionOptions {
+  minutes: string;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('drill')
+    .description('emulator only: force an outage of a monitor and show which destinations would be told what, and when')
+    .argument('<label>', 'monitor label')
+    .option('--minutes <n>', 'minutes of outage to simulate', '60');
+  addConnectionOptions(cmd).action(async (label: string, opts: DrillCliOptions, self: Command) => {
+    const [{ runDrillCommand }, { processIo }] = await Promise.all([import('./drill-run.js'), import('../ops/io.js')]);
+    process.exitCode = await runDrillCommand(label, opts, processIo(self));
+  });
+}
