@@ -110,6 +110,10 @@ export interface PausedRow {
   resumes_at_ms: number;
 }
 
+/**
+ * The API gives the seconds left, not an end time, so the end is placed on the local clock (the
+ * emulator's clock may be ahead of it; the seconds left are what it says).
+ */
 export function pausedRows(pauses: readonly PausedAlert[], monitors: readonly Monitor[], alerts: readonly Alert[], nowMs: number): PausedRow[] {
   const labels = new Map(monitors.map((m) => [m.id, m.label]));
   const subjects = new Map(alerts.map((a) => [a.id, a.subject_init]));
