@@ -44,8 +44,11 @@ export function parseSeconds(value: string, flag: string): number {
   return n;
 }
 
-/** Builds the API client from the environment (MONSYNC_*) and flags; loaded lazily. */
-export async function connect(opts: ConnectionOptions) {
+/**
+ * Builds the API client from the environment (MONSYNC_*) and flags; loaded lazily. `concurrency`:
+ * requests in flight at once (the client's default when absent).
+ */
+export async function connect(opts: ConnectionOptions, concurrency?: number) {
   const { MonitoringClient } = await import('../api/client.js');
   const { clientOptionsFromEnv } = await import('../api/config.js');
   const { ApiError } = await import('../api/errors.js');
@@ -53,6 +56,7 @@ export async function connect(opts: ConnectionOptions) {
     const options = clientOptionsFromEnv(process.env, {
       url: opts.url,
       timeoutMs: opts.timeout ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined,
+      concurrency,
     });
     return new MonitoringClient(options);
   } catch (err) {
