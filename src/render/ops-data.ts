@@ -23,7 +23,7 @@ export function renderDataText(data: MonitorData, options: DataRenderOptions): s
   const c = pc.createColors(options.color);
   const label = safe(data.monitor_label);
   const window = `last ${formatDuration(options.sinceSeconds, 4)}`;
-  const shape = options.average === 'raw' ? 'raw tests' : `${options.average}ly averages`;
+  const shape = { raw: 'raw tests', hour: 'hourly averages', day: 'daily averages' }[options.average];
   const lines: string[] = [`${c.bold(label)} — response time, ${window} (${shape}, ${plural(data.data.length, 'point')})`];
   if (data.data.length === 0) {
     lines.push(c.dim(`No data for ${label} between ${utcMinute(data.begin * 1000)} and ${utcMinute(data.end * 1000)}.`));

@@ -17,7 +17,7 @@ export function renderPauseOutcome(o: Outcome, options: PauseLineOptions): strin
   const span = `for ${formatDuration(options.seconds, 4)} (until ${clockTime(options.nowMs + options.seconds * 1000, options.nowMs)})`;
   switch (o.target) {
     case 'all':
-      return `Paused ${c.bold(`all ${plural(o.alertIds.length, 'alert')}`)} of the account ${span}.\n`;
+      return `Paused ${c.bold('every alert')} of the account (${plural(o.alertIds.length, 'alert')}) ${span}.\n`;
     case 'monitor':
       if (o.alertIds.length === 0) return c.yellow(`${safe(o.monitor.label)} has no alerts: nothing was paused.`) + '\n';
       return `Paused ${plural(o.alertIds.length, 'alert')} of ${c.bold(safe(o.monitor.label))} ${span}.\n`;

@@ -108,6 +108,9 @@ describe('monsync data (emulator)', () => {
     const hourly = io();
     await runData('mx-eu-1', { since: '24h', average: 'hour' }, hourly);
     expect(hourly.stdout).toMatch(/hourly averages, [34] points/);
+    const daily = io();
+    await runData('mx-eu-1', { since: '2d', average: 'day' }, daily);
+    expect(daily.stdout).toMatch(/\(daily averages, [1-3] points?\)/);
   });
 
   it('--json passes the canonical data through', async () => {

@@ -84,7 +84,7 @@ describe('monsync pause / paused / resume', () => {
   it('--all pauses everything with a warning about the real service; a pause past midnight shows its date', async () => {
     const p = captureIo(v1Env(emu.url), { now: Date.UTC(2024, 5, 3, 23, 50) });
     expect(await runPause({ all: true, for: '1d' }, p)).toBe(0);
-    expect(p.stdout).toBe('Paused all 3 alerts of the account for 1d (until 2024-06-04 23:50 UTC).\n');
+    expect(p.stdout).toBe('Paused every alert of the account (3 alerts) for 1d (until 2024-06-04 23:50 UTC).\n');
     expect(p.stderr).toMatch(/global pause .* more than about 50 alerts/);
     expect(await writes()).toEqual([{ call: 'POST /v1/Pause/Alert/', body: { seconds: 86_400 } }]);
   });
