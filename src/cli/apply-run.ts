@@ -7,6 +7,7 @@ import type { Plan } from '../plan/types.js';
 import type { ApplyOptions } from './apply.js';
 import { connect, parsePositiveInt, rootOf, useColor } from './common.js';
 import { UserError } from './errors.js';
+import { redact } from '../util/redact.js';
 import { computePlan, loadDesired, planFlow, readAccount } from './plan-flow.js';
 
 const out = (s: string) => process.stdout.write(s);
@@ -58,13 +59,22 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
   const paths2 = desired ? paths : plan.files;
   if (desired || paths2.length > 0) {
     out('Checking ... ');
-    // The configuration this run applied, not a second read of the files: the check is whether the
-    // account now matches what was applied, and parsing a large YAML twice doubled the overhead.
-    const again = desired ?? (await loadDesired(plan.files, true));
-    const liveAfter = await readAccount(api, again, true);
-    const next = await computePlan(again, liveAfter, api, { paths: paths2, prune: plan.options.prune, targets: plan.options.targets, quiet: true });
-    if (next.changes.length === 0) out('No changes. The account matches the configuration.\n');
-    else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
+    try {
+      // The configuration this run applied, not a second read of the files: the check is whether the
+      // account now matches what was applied, and parsing a large YAML twice doubled the overhead.
+      const again = desired ?? (await loadDesired(plan.files, true));
+      const liveAfter = await readAccount(api, again, true);
+      const next = await computePlan(again, liveAfter, api, { paths: paths2, prune: plan.options.prune, targets: plan.options.targets, quiet: true });
+      if (next.changes.length === 0) out('No changes. The account matches the configuration.\n');
+      else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
+    } catch (err) {
+      // The changes were made: a check that cannot run (a saved plan's files are not where they were,
+      // the account cannot be read again) must not fail the run, nor say that nothing was sent.
+      if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
+      out('not possible.\n');
+      process.stderr.write('Warning: the changes were made, but planning again to check them failed; run `monsync plan` to see whether the account matches.\n');
+      for (const line of err instanceof UserError ? err.details : [err.message]) process.stderr.write(`${redact(line)}\n`);
+    }
   }
   return result.failed > 0 ? 1 : 0;
 }

@@ -228,6 +228,8 @@ describe('apply --plan where the configuration files are not there', () => {
     expect(r.stdout).toMatch(/^Apply complete: 22 added, 0 changed, 0 destroyed/m);
     expect(managed(await state(emu), 'mail-team')).toHaveLength(8);
     expect(`${r.stdout}${r.stderr}`).not.toContain('nothing was sent');
+    expect(r.stderr).toContain('planning again to check them failed');
+    expect(r.stderr).toContain('cfg/americas.yaml');
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 });
