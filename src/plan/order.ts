@@ -36,10 +36,11 @@ export function isIdRef(value: unknown): value is IdRef {
 
 /** Refs of the changes whose ids a request body needs, in the order they appear. */
 export function refsInBody(body: unknown): string[] {
-  const out: string[] = [];
+  // A Set, not includes(): a group of 10,000 new monitors has 10,000 refs in one body.
+  const out = new Set<string>();
   const walk = (v: unknown): void => {
     if (isIdRef(v)) {
-      if (!out.includes(v.$ref)) out.push(v.$ref);
+      out.add(v.$ref);
     } else if (Array.isArray(v)) {
       v.forEach(walk);
     } else if (v !== null && typeof v === 'object') {
@@ -47,7 +48,7 @@ export function refsInBody(body: unknown): string[] {
     }
   };
   walk(body);
-  return out;
+  return [...out];
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

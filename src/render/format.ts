@@ -120,7 +120,10 @@ export function describeChange(c: Change): string {
 export function setDiff(before: unknown, after: unknown): { added: string[]; removed: string[] } {
   const b = Array.isArray(before) ? before.map(String) : [];
   const a = Array.isArray(after) ? after.map(String) : [];
-  return { added: a.filter((x) => !b.includes(x)), removed: b.filter((x) => !a.includes(x)) };
+  // Sets, not includes(): group member lists run to thousands of labels.
+  const inB = new Set(b);
+  const inA = new Set(a);
+  return { added: a.filter((x) => !inB.has(x)), removed: b.filter((x) => !inA.has(x)) };
 }
 
 /** Key-level difference of two string maps (meta). */
