@@ -1,7 +1,7 @@
 /**
- * `monsync emulator` as a user runs it: the built CLI in a child process. The build runs once
- * here; if it cannot produce dist/ (for instance while another part of the tree does not
- * compile), these tests are skipped with the reason rather than failing on someone else's code.
+ * `monsync emulator` as a user runs it: the built CLI in a child process. dist/ is built through
+ * the shared lock-and-stamp helper, so this suite never rewrites dist/ while another one runs the
+ * CLI from it; if no dist/ can be produced, the tests are skipped with the reason.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../ci/build.js';
 import { basicAuth } from '../helpers/emulator.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -16,17 +17,15 @@ const bin = join(root, 'bin/monsync.js');
 let buildProblem: string | null = null;
 let dir: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'monsync-cli-'));
-  // tsc still emits when other files have type errors; what matters is that the entry points exist.
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (!existsSync(join(root, 'dist/cli/main.js')) || !existsSync(join(root, 'dist/emulator/cli.js'))) {
-    buildProblem = `build did not produce dist/ (tsc exit ${r.status}): ${(r.stdout + r.stderr).slice(0, 500)}`;
+  try {
+    await buildDist();
+  } catch (err) {
+    buildProblem = `could not build dist/: ${err instanceof Error ? err.message.slice(0, 500) : String(err)}`;
   }
-}, 180_000);
+  if (!buildProblem && !existsSync(join(root, 'dist/emulator/cli.js'))) buildProblem = 'dist/emulator/cli.js was not built';
+}, 300_000);
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
