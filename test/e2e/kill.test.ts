@@ -31,14 +31,17 @@ const CONFIG = configYaml({
   groups: [{ name: 'all-k', monitors: labels }],
 });
 
-/** Starts apply and SIGKILLs it once `lines` "created" lines are on its stdout. */
-async function applyKilledAfter(dir: string, lines: number): Promise<string> {
+/** Starts apply and sends it `signal` once `lines` "created" lines are on its stdout. */
+async function applyKilledAfter(dir: string, lines: number, signal: NodeJS.Signals = 'SIGKILL') {
   const run = startCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
   const created = () => (run.output().stdout.match(/ created \(id /g) ?? []).length;
   await new Promise<void>((resolve, reject) => {
+    let sent = false;
     const check = () => {
-      if (created() >= lines) {
-        run.child.kill('SIGKILL');
+      // Once: a second Ctrl-C means "quit now".
+      if (!sent && created() >= lines) {
+        sent = true;
+        run.child.kill(signal);
         resolve();
       }
     };
@@ -46,9 +49,8 @@ async function applyKilledAfter(dir: string, lines: number): Promise<string> {
     run.child.on('close', () => reject(new Error(`apply finished before ${lines} creates:\n${run.output().stdout}`)));
   });
   const r = await run.done;
-  expect(r.code).toBe(128);
   expect(r.stdout).not.toContain('Apply complete');
-  return r.stdout;
+  return r;
 }
 
 describe('apply killed in the middle', () => {
@@ -57,7 +59,7 @@ describe('apply killed in the middle', () => {
     const dir = ws.path(`kill-${after}`);
     await emu.control.faults({ latency_ms: 50 });
 
-    await applyKilledAfter(dir, after);
+    expect((await applyKilledAfter(dir, after)).code).toBe(128);
     // Requests the killed process had in flight still land (after the latency); let them.
     await settleRequests(emu);
     const partial = await state(emu);
@@ -81,6 +83,33 @@ describe('apply killed in the middle', () => {
     const ids = new Map(managed(s, 'e2e').map((m) => [m.id, m.label]));
     expect(s.alerts.map((a) => `${ids.get(a.monitor)} / ${a.subject_init}`).sort()).toEqual(labels.map((l) => `${l} / ${l} down`));
     expect(memberLabels(s, 'all-k')).toEqual(labels);
+  }, 60_000);
+});
+
+describe('apply interrupted with Ctrl-C (SIGINT)', () => {
+  it('starts no new calls, lets running ones finish, exits 130; the next apply converges', async () => {
+    await ws.write('sigint/monsync.yaml', CONFIG);
+    const dir = ws.path('sigint');
+    await emu.control.faults({ latency_ms: 50 });
+    const r = await applyKilledAfter(dir, 3, 'SIGINT');
+    expect(r.code, r.stdout + r.stderr).toBe(130);
+    expect(r.stderr).toContain('Interrupted: starting no new calls');
+    expect(r.stdout).toMatch(/skipped: interrupted/);
+    expectCleanOutput(r);
+    // Every call it started was waited for: nothing lands after it exited.
+    const landed = (await emu.control.requests()).length;
+    await settleRequests(emu);
+    expect((await emu.control.requests()).length).toBe(landed);
+    const partial = await state(emu);
+    expectNoDuplicates(partial);
+    expect(managed(partial, 'e2e').length).toBeLessThan(N);
+
+    const again = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const s = await state(emu);
+    expectNoDuplicates(s);
+    expect(managed(s, 'e2e').map((m) => m.label).sort()).toEqual(labels);
+    expect(s.alerts).toHaveLength(N);
   }, 60_000);
 });
 
