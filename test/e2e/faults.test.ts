@@ -144,6 +144,42 @@ describe('apply under injected faults', () => {
   }, 90_000);
 });
 
+describe('a call the service refuses', () => {
+  it('fails its change and skips what needs it, other changes go on, exit 1; the next apply finishes', async () => {
+    await ws.write(
+      'refused/monsync.yaml',
+      configYaml({
+        monitors: [
+          { label: 'n-1', alerts: [{ subject_init: 'n-1 down' }] },
+          { label: 'n-2', alerts: [{ subject_init: 'n-2 down' }] },
+        ],
+        alerts: [{ monitor: 'www-http', subject_init: 'www down' }],
+        groups: [{ name: 'new-ones', monitors: ['n-1', 'n-2'] }, { name: 'web', monitors: ['www-http'] }],
+      }),
+    );
+    const dir = ws.path('refused');
+    await emu.control.faults({ error_rate: 1, error_status: 400, methods: ['POST'], path_prefix: '/v1/Config/Monitor/' });
+    const r = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ {2}x monitor "n-1" failed: .*400/m);
+    expect(r.stdout).toContain('  . alert "n-1" / "n-1 down" skipped: needs monitor "n-1"');
+    expect(r.stdout).toMatch(/^ {2}\. group "new-ones" skipped: needs monitor "n-[12]"$/m);
+    expect(r.stdout).toMatch(/^ {2}\+ alert "www-http" \/ "www down" created/m);
+    expect(r.stdout).toMatch(/^ {2}\+ group "web" created/m);
+    expect(r.stdout).toMatch(/^Apply incomplete: 2 done, 2 failed, 3 skipped\./m);
+    // A refused create is not retried: the service said no.
+    expect((await emu.control.requests()).filter((q) => q.method === 'POST' && q.path === '/v1/Config/Monitor/')).toHaveLength(2);
+
+    await emu.control.clearFaults();
+    const again = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toMatch(/^Apply complete: 5 added, 0 changed, 0 destroyed/m);
+    const s = await state(emu);
+    expectNoDuplicates(s);
+    expect(memberLabels(s, 'new-ones')).toEqual(['n-1', 'n-2']);
+  });
+});
+
 describe('a service slower than the client timeout', () => {
   // BUG (not fixed here, see the report): a create that times out on the client while the service
   // is still working on it is read back at once (src/apply/execute.ts, runChange: mayHaveApplied ->
