@@ -50,6 +50,7 @@ function didYouMean(found: string[]): string {
 }
 
 export function resolveMonitor(label: string, monitors: readonly Monitor[]): Monitor {
+  if (label.trim() === '') throw new UserError('give a monitor label (an empty one names no monitor)');
   const matches = monitors.filter((m) => m.label === label);
   if (matches.length === 1) return matches[0] as Monitor;
   if (matches.length > 1) {

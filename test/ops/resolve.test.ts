@@ -69,6 +69,7 @@ describe('resolveMonitor', () => {
   });
 
   it('an empty account says so; control characters in labels are escaped in messages', () => {
+    expect(failure(() => resolveMonitor('', monitors)).message).toMatch(/^give a monitor label/);
     expect(failure(() => resolveMonitor('x', [])).message).toBe('no monitor labelled "x": the account has no monitors');
     expect(failure(() => resolveMonitor('evil\u001b[2J', monitors)).message).toContain('"evil\\u001b[2J"');
   });
