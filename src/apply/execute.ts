@@ -141,6 +141,16 @@ function mayHaveApplied(err: unknown): boolean {
   return err.kind === 'http' && err.status !== null && err.status >= 500;
 }
 
+/**
+ * No answer came back and the connection did not prove the request finished: a timeout, or a
+ * connection lost after sending. Contrast a 5xx or 429 (the service answered, so it is done with
+ * the request) and a refused connection (it never arrived).
+ */
+function mayStillBeInFlight(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  return err.kind === 'timeout' || (err.kind === 'network' && err.maybeApplied);
+}
+
 const GONE_TEXT = /\b(unknown|not found|no such|does not exist|doesn't exist)\b/i;
 
 /** A delete answered "no such resource": it is already what the plan wanted. */
@@ -473,6 +483,18 @@ export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteO
           );
         }
         if (!canRetry) return finish({ status: 'failed', id: null, error: describeError(err) }, attempts);
+        if (mayStillBeInFlight(err)) {
+          // No answer at all: the service may still be working on it, so "not found yet" proves
+          // nothing and a retry could make it twice. Fail safe; the next plan sees what landed.
+          return finish(
+            {
+              status: 'failed',
+              id: null,
+              error: `${describeError(err)}; the service gave no answer and may still create it, so monsync did not send it again (plan again will show whether it exists)`,
+            },
+            attempts,
+          );
+        }
       }
       retries += 1;
     }

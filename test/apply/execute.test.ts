@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { executePlan, type ApplyEvent, type ExecuteOptions } from '../../src/apply/execute.js';
 import type { Change } from '../../src/plan/types.js';
-import { deferred, FakeApi, flush, lostAnswer, refused, unavailable, type Deferred, type Fault } from './fake-api.js';
+import { deferred, FakeApi, flush, lostAnswer, refused, unavailable, type Deferred, type Fault, answered503 } from './fake-api.js';
 import {
   createAlert,
   createGroup,
@@ -294,8 +294,10 @@ describe('executePlan: lost answers to creates', () => {
   });
 
   it('only accepts a monitor carrying the owner marker as the lost create', async () => {
+    // A 503 after the request was sent: the service answered, so it is done with it, and a read-back
+    // that finds nothing of ours proves the create did not happen.
     const api = new FakeApi({
-      fault: faultsOn({ createMonitor: { 1: { type: 'fail', error: lostAnswer('createMonitor') } } }),
+      fault: faultsOn({ createMonitor: { 1: { type: 'fail', error: answered503('createMonitor') } } }),
     });
     // Someone else's monitor of that label (another owner) must not be taken for ours.
     api.seedMonitor('mx-eu-3', { meta: { 'managed-by': 'other-team' } });
@@ -316,6 +318,18 @@ describe('executePlan: lost answers to creates', () => {
     expect(api.callsNamed('listMonitors')).toHaveLength(4);
   });
 
+  it('never re-sends a create that timed out and is not there yet: it may still be in flight', async () => {
+    const api = new FakeApi({
+      fault: faultsOn({ createMonitor: { 1: { type: 'fail', error: lostAnswer('createMonitor') } } }),
+    });
+    const result = await run([createMonitor('mx-eu-3'), createAlert('mx-eu-3', 'down', ref('monitor:mx-eu-3'))], api).promise;
+    expect(result.results[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(result.results[0]!.error).toMatch(/may still create it/);
+    expect(result.results[1]!.status).toBe('skipped');
+    expect(api.callsNamed('createMonitor')).toHaveLength(1);
+    expect(api.callsNamed('listMonitors')).toHaveLength(1);
+  });
+
   it('reads back even after the last attempt, so a create that did happen is reported done', async () => {
     const api = new FakeApi({ fault: (c) => (c.name === 'createGroup' ? { type: 'lose' } : undefined) });
     const result = await run([createGroup('g', [])], api, { maxAttempts: 1 }).promise;
@@ -326,7 +340,7 @@ describe('executePlan: lost answers to creates', () => {
   it('converges under repeated lost answers and refusals without ever making a duplicate', async () => {
     const api = new FakeApi({
       fault: faultsOn({
-        createMonitor: { 1: { type: 'fail' }, 2: { type: 'fail', error: lostAnswer('createMonitor') }, 3: { type: 'lose' } },
+        createMonitor: { 1: { type: 'fail' }, 2: { type: 'fail', error: answered503('createMonitor') }, 3: { type: 'lose' } },
         createAlert: { 1: { type: 'fail' }, 2: { type: 'lose' } },
       }),
     });

@@ -81,6 +81,12 @@ export function lostAnswer(name: string, args: unknown[] = []): ApiError {
   return new ApiError({ kind: 'timeout', method, path, message: 'no answer within 30 s', maybeApplied: true });
 }
 
+/** The service answered 503 after the body was sent: it may have acted, but it is done with the request. */
+export function answered503(name: string, args: unknown[] = []): ApiError {
+  const [method, path] = (PATHS[name] ?? (() => ['GET', '/']))(args);
+  return new ApiError({ kind: 'http', method, path, status: 503, message: 'HTTP 503', maybeApplied: true });
+}
+
 export function refused(name: string, serviceError: string, args: unknown[] = []): ApiError {
   const [method, path] = (PATHS[name] ?? (() => ['GET', '/']))(args);
   return new ApiError({ kind: 'service', method, path, status: 200, serviceError, message: `the service refused: ${serviceError}` });
