@@ -23,6 +23,18 @@ interface Problem {
   message: string;
 }
 
+/** Variables that hold monsync's own credentials: never config values (plans are shown in PRs). */
+const CREDENTIAL_VARIABLES = new Set(['MONSYNC_PASSWORD', 'MONSYNC_CLIENT_SECRET']);
+
+function isCredentialValue(value: string, env: Env): boolean {
+  for (const name of CREDENTIAL_VARIABLES) {
+    const secret = env[name];
+    // Short values would match ordinary words; they are not credentials worth the name anyway.
+    if (secret && secret.length >= 4 && value.includes(secret)) return true;
+  }
+  return false;
+}
+
 /** Interpolates one string; `problems` is non-empty when it could not be. */
 export function interpolateString(value: string, env: Env): { value: string; problems: Problem[]; whole: boolean } {
   const problems: Problem[] = [];
@@ -46,7 +58,21 @@ export function interpolateString(value: string, env: Env): { value: string; pro
       });
       return match;
     }
+    if (CREDENTIAL_VARIABLES.has(name)) {
+      problems.push({
+        token: match,
+        message: `\${${name}} is a credential: monsync never puts credentials into monitor or alert fields, where plans, PR comments and the service would show them`,
+      });
+      return match;
+    }
     const set = env[name];
+    if (set !== undefined && set !== '' && isCredentialValue(set, env)) {
+      problems.push({
+        token: match,
+        message: `environment variable ${name} holds the same value as a monsync credential; it is not put into the configuration, where plans and PR comments would show it`,
+      });
+      return match;
+    }
     if (set !== undefined && set !== '') return set;
     if (fallback !== undefined) return fallback;
     if (set === '') return '';

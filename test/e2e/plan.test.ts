@@ -498,20 +498,24 @@ describe('output hygiene', () => {
   // plan, in the markdown comment and in the saved plan (and sent to the service). The fix is a
   // policy choice across src/config (refuse credential variables) or src/render + saved-plan (mask
   // registered secrets), not one function.
-  it.fails('a configuration interpolating ${MONSYNC_PASSWORD} does not get it into the plan, the comment or the saved plan', async () => {
+  it('a configuration interpolating ${MONSYNC_PASSWORD} is refused: the secret never reaches a plan, a comment or the service', async () => {
     await ws.write(
       'interpolated/monsync.yaml',
       configYaml({ monitors: [{ label: 'leak' }] }).replace('    timer: 5\n', '    timer: 5\n    custom_subject: "${MONSYNC_PASSWORD}"\n'),
     );
     const out = ws.path('interpolated.json');
+    await emu.control.clearRequests();
     const runs = [
       await startCli(['plan', ws.path('interpolated'), '--out', out], { url: emu.url, record: false }).done,
       await startCli(['plan', ws.path('interpolated'), '--format', 'markdown'], { url: emu.url, record: false }).done,
     ];
-    for (const r of runs) expect(r.code, r.stderr).toBe(0);
-    const saved = await readFile(out, 'utf8');
-    expect(saved).toContain('"leak"');
-    expect([...runs.map((r) => r.stdout), saved].filter((t) => t.includes(PASSWORD))).toEqual([]);
+    for (const r of runs) {
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/monsync\.yaml:\d+:\d+: \$\{MONSYNC_PASSWORD\} is a credential/);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
+    }
+    await expect(readFile(out, 'utf8')).rejects.toThrow();
+    expect(await emu.control.requests()).toEqual([]);
   });
 
   it('no run of this file printed the password or a stack trace', () => {
