@@ -48,11 +48,12 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions): Promise<
         (opts.state ? ` (state in ${opts.state})` : ' (state in memory only)'),
       `  v1 HTTP Basic: ${v1.user} / ${v1.password}`,
       `  v2 OAuth client: ${v2.clientId} / ${v2.clientSecret}`,
+      `  API documentation: ${emu.url}/v2/docs`,
       '  point monsync at it with:',
       `    export MONSYNC_URL=${emu.url}`,
       `    export MONSYNC_USERNAME=${v1.user} MONSYNC_PASSWORD=${v1.password}`,
       `    export MONSYNC_CLIENT_ID=${v2.clientId} MONSYNC_CLIENT_SECRET=${v2.clientSecret}`,
-      `  control API: ${emu.url}/_emulator/ (reset, seed, state, requests, faults, clock). Ctrl-C stops.`,
+      `  control API: ${emu.url}/_emulator/ (reset, seed, state, requests, faults, clock, outage, outbox, simulation). Ctrl-C stops.`,
       '',
     ].join('\n'),
   );

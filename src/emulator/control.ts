@@ -2,7 +2,7 @@
  * The control API under /_emulator/ (CONTRIBUTING.md): no auth, never recorded, never faulted.
  */
 import type { EmulatorClock } from './clock.js';
-import { badRequest } from './errors.js';
+import { badRequest, notFound } from './errors.js';
 import { parseFaultConfig, type FaultInjector } from './faults.js';
 import type { RequestLog } from './request-log.js';
 import { Router } from './routes.js';
@@ -72,6 +72,9 @@ export function buildControlRouter(): Router<ControlContext> {
     if (adv !== undefined && (typeof adv !== 'number' || !Number.isFinite(adv))) {
       throw badRequest(`clock: advance_seconds must be a number, got ${show(adv)}`);
     }
+    // Minutes up to the old time are checked before the clock moves; the ones crossed by the move
+    // are checked by the next request that needs them (the result is the same either way).
+    c.store.sync();
     if (set !== undefined) c.clock.set(set);
     if (adv !== undefined) c.clock.advance(adv);
     if (set !== undefined || adv !== undefined) c.store.touch();
@@ -84,6 +87,32 @@ export function buildControlRouter(): Router<ControlContext> {
     c.store.setAlertActive(b.monitor, b.active);
     return ok({ monitor: b.monitor, active: b.active });
   });
+  r.add('POST', '/_emulator/outage', (c) => {
+    const b = objectBody(c.body, 'outage');
+    const extra = Object.keys(b).filter((k) => k !== 'monitor' && k !== 'seconds');
+    if (extra.length) throw badRequest(`outage: unknown key ${extra.join(', ')} (allowed: monitor, seconds)`);
+    if (typeof b.monitor !== 'string' || b.monitor === '') {
+      throw badRequest(`outage: monitor must be a monitor id string, got ${show(b.monitor)}`);
+    }
+    const seconds = b.seconds;
+    if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds < 0) {
+      throw badRequest(`outage: seconds must be a whole number of seconds >= 0 (0 ends the outage), got ${show(seconds)}`);
+    }
+    if (!c.store.hasMonitor(b.monitor)) throw notFound(`outage: monitor ${b.monitor} not found`);
+    return ok(c.store.setOutage(b.monitor, seconds));
+  });
+  r.add('GET', '/_emulator/outbox', (c) => {
+    const raw = c.query.get('since');
+    let since = 0;
+    if (raw !== null && raw !== '') {
+      if (!/^-?\d{1,15}$/.test(raw.trim())) throw badRequest(`outbox: since must be unix seconds, got ${raw}`);
+      since = Number(raw.trim());
+    }
+    return ok({ messages: c.store.outbox(since) });
+  });
+  r.add('DELETE', '/_emulator/outbox', (c) => ok({ cleared: c.store.clearOutbox() }));
+  r.add('GET', '/_emulator/simulation', (c) => ok(c.store.simulation()));
+  r.add('POST', '/_emulator/simulation', (c) => ok(c.store.setSimulation(c.body)));
   r.add('POST', '/_emulator/data', (c) => {
     const b = objectBody(c.body, 'data');
     if (typeof b.monitor !== 'string') throw badRequest(`data: monitor must be a monitor id string, got ${show(b.monitor)}`);

@@ -26,6 +26,10 @@ export interface EmulatorOptions {
   /** Initial data when there is no state file yet (and for reset without a seed name). */
   seed?: SeedName;
   credentials?: { v1?: Credentials['v1']; v2?: Credentials['v2'] };
+  /** Seed of the simulated test results (default "monsync"); reset returns to it. */
+  simSeed?: string | number;
+  /** Share of simulated tests failing at random, 0..1 (default 0.01). */
+  failureRate?: number;
   /** Called when a background state write fails (the emulator keeps serving). */
   onPersistError?: (err: Error) => void;
 }
@@ -78,7 +82,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     v2: opts.credentials?.v2 ?? DEFAULT_CREDENTIALS.v2,
   };
   const clock = new EmulatorClock();
-  const store = new EmulatorStore(clock);
+  const store = new EmulatorStore(clock, {
+    ...(opts.simSeed !== undefined && { simSeed: opts.simSeed }),
+    ...(opts.failureRate !== undefined && { failureRate: opts.failureRate }),
+  });
 
   let persister: StatePersister | null = null;
   if (opts.statePath) {

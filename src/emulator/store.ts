@@ -7,8 +7,38 @@
  * `hostname`, `type: "EMAIL"`) are served back exactly as given. Only `alerts` and `groups` of a
  * monitor are computed from the relations, so they always reflect reality.
  */
+import {
+  MAX_OUTBOX,
+  checkAlert,
+  newAlertState,
+  pruneEvents,
+  timeoutMinutes,
+  type AlertEvent,
+  type AlertState,
+  type OutboxMessage,
+} from './alerting.js';
 import { EmulatorClock } from './clock.js';
 import { badRequest, conflict, notFound } from './errors.js';
+import {
+  DEFAULT_FAILURE_RATE,
+  DEFAULT_SIM_SEED,
+  RETENTION_SECONDS,
+  SuccessTracker,
+  changeTimer,
+  hopsOf,
+  newSchedule,
+  pruneSchedule,
+  renderTestData,
+  slotsIn,
+  testResult,
+  timerMinutes,
+  type Outage,
+  type Segment,
+  type SimConfig,
+  type SimMonitor,
+  type Hop,
+  type TestResult,
+} from './simulation.js';
 import { zonedIso, utcIso } from './time.js';
 import {
   isObject,
@@ -41,6 +71,12 @@ interface MonitorRec {
   showGroups: boolean;
   alerts: Set<string>;
   groups: Set<string>;
+  /** Simulation: unix seconds of creation, test schedule, forced outages (oldest first). */
+  created: number;
+  segments: Segment[];
+  outages: Outage[];
+  /** Derived from raw; dropped when the monitor changes. */
+  sim?: SimMonitor;
 }
 
 interface GroupRec {
@@ -60,12 +96,8 @@ export interface DataItemIn {
   utc_time?: string;
 }
 
-export interface Hop {
-  source: string;
-  destination: string;
-  time: number;
-  duration: number;
-}
+export type { Hop } from './simulation.js';
+export type { OutboxMessage } from './alerting.js';
 
 interface MonitorData {
   items: DataItemIn[];
@@ -104,7 +136,8 @@ export interface FilterQuery {
 export type Average = 'raw' | 'hour' | 'day';
 
 export const SNAPSHOT_FORMAT = 'monsync-emulator-state';
-export const SNAPSHOT_VERSION = 1;
+/** Version 2 adds the simulation; version 1 files still load (their monitors start afresh). */
+export const SNAPSHOT_VERSION = 2;
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;
@@ -118,6 +151,26 @@ export interface Snapshot {
   pauses: { id: string; until_ms: number }[];
   alert_active: string[];
   data: { monitor: string; items: DataItemIn[]; analysis: Hop[][] }[];
+  simulation?: { seed: string; failure_rate: number; last_minute: number };
+  monitor_sim?: { monitor: string; created: number; segments: Segment[]; outages: Outage[] }[];
+  alert_sim?: ({ alert: string } & AlertState)[];
+  outbox?: OutboxMessage[];
+}
+
+export interface SimulationOptions {
+  /** Seed of the simulated test results; `POST /_emulator/reset` returns to it. */
+  simSeed?: string | number;
+  /** Share of tests that fail at random, 0..1 (default 0.01). */
+  failureRate?: number;
+}
+
+/** What GET/POST /_emulator/simulation answer. */
+export interface SimulationView {
+  seed: string;
+  failure_rate: number;
+  /** Unix seconds of the last minute check run. */
+  last_minute: number;
+  retention_seconds: number;
 }
 
 const DISPLAY_TYPES: Record<string, string> = {
@@ -159,9 +212,31 @@ export class EmulatorStore {
   private counters: Record<Kind, number> = { ...FIRST_IDS };
   private rev = 0;
   private listeners: (() => void)[] = [];
+  // Simulation (simulation.ts, alerting.ts): configuration, per-alert state, the minute checks
+  // run so far, and the messages they sent. Test results are never stored.
+  private readonly defaultSim: SimConfig;
+  private sim: SimConfig;
+  private alertStates = new Map<string, AlertState>();
+  private lastMinute: number;
+  private outboxList: OutboxMessage[] = [];
+  private trackers = new Map<string, SuccessTracker>();
 
-  constructor(clock: EmulatorClock = new EmulatorClock()) {
+  constructor(clock: EmulatorClock = new EmulatorClock(), simulation: SimulationOptions = {}) {
     this.clock = clock;
+    this.defaultSim = {
+      seed: simulation.simSeed === undefined ? DEFAULT_SIM_SEED : String(simulation.simSeed),
+      failureRate: checkFailureRate(simulation.failureRate ?? DEFAULT_FAILURE_RATE),
+    };
+    this.sim = { ...this.defaultSim };
+    this.lastMinute = this.currentMinute();
+  }
+
+  private nowSec(): number {
+    return this.clock.nowSeconds();
+  }
+
+  private currentMinute(): number {
+    return Math.floor(this.clock.nowSeconds() / 60) * 60;
   }
 
   /** Bumped on every state change; the persister and tests watch it. */
@@ -266,7 +341,23 @@ export class EmulatorStore {
     return this.renderMonitor(this.monitorRec(id));
   }
 
+  /** Tests start `timer` minutes after creation (simulation.ts). */
+  private newMonitorRec(raw: JsonObject, showAlerts: boolean, showGroups: boolean): MonitorRec {
+    const created = this.nowSec();
+    return {
+      raw,
+      showAlerts,
+      showGroups,
+      alerts: new Set(),
+      groups: new Set(),
+      created,
+      segments: newSchedule(created, timerMinutes(raw.timer)),
+      outages: [],
+    };
+  }
+
   createMonitor(body: unknown): JsonObject {
+    this.sync();
     const f = validateMonitorBody(body, 'create');
     const id = this.nextId('monitor', (x) => this.monitors.has(x));
     // Field order follows the API's field table, so dumps read naturally.
@@ -292,7 +383,7 @@ export class EmulatorStore {
       data_label: 'seconds',
       meta: f.meta ?? {},
     };
-    const rec: MonitorRec = { raw, showAlerts: true, showGroups: true, alerts: new Set(), groups: new Set() };
+    const rec = this.newMonitorRec(raw, true, true);
     this.monitors.set(id, rec);
     this.changed();
     return this.renderMonitor(rec);
@@ -304,10 +395,13 @@ export class EmulatorStore {
       throw badRequest(`monitor ${id} is of type ${show(m.raw.type)}: only SMTP monitors can be modified`);
     }
     const f = validateMonitorBody(body, 'update');
+    this.sync();
     for (const [k, v] of Object.entries(f)) {
       if (k === 'type' || v === undefined) continue;
       m.raw[k] = v;
     }
+    changeTimer(m.segments, this.nowSec(), timerMinutes(m.raw.timer));
+    this.simChanged(id, m);
     this.changed();
     return this.renderMonitor(m);
   }
@@ -318,6 +412,7 @@ export class EmulatorStore {
       throw badRequest(`monitor ${id} is of type ${show(m.raw.type)}: only SMTP monitors can be deleted`);
     }
     const out = this.renderMonitor(m);
+    this.sync();
     this.removeMonitor(id, m);
     this.changed();
     return out;
@@ -327,7 +422,9 @@ export class EmulatorStore {
     for (const a of m.alerts) {
       this.alerts.delete(a);
       this.pauses.delete(a);
+      this.alertStates.delete(a);
     }
+    this.trackers.delete(id);
     for (const g of m.groups) this.groups.get(g)?.monitors.delete(id);
     this.activeMonitors.delete(id);
     this.data.delete(id);
@@ -367,9 +464,11 @@ export class EmulatorStore {
 
   createAlert(body: unknown): JsonObject {
     const f = validateAlertBody(body, 'create', this.alertLookups);
+    this.sync();
     const id = this.nextId('alert', (x) => this.alerts.has(x));
     const a: JsonObject = { id, ...f };
     this.alerts.set(id, a);
+    this.alertStates.set(id, newAlertState(this.nowSec()));
     this.monitorRec(f.monitor).alerts.add(id);
     this.changed();
     return this.renderAlert(a);
@@ -378,6 +477,7 @@ export class EmulatorStore {
   updateAlert(id: string, body: unknown): JsonObject {
     const a = this.alertRec(id);
     const f = validateAlertBody(body, 'update', this.alertLookups);
+    this.sync();
     const before = asString(a.monitor);
     if (before !== f.monitor) {
       this.monitors.get(before)?.alerts.delete(id);
@@ -391,9 +491,11 @@ export class EmulatorStore {
   deleteAlert(id: string): JsonObject {
     const a = this.alertRec(id);
     const out = this.renderAlert(a);
+    this.sync();
     this.monitors.get(asString(a.monitor))?.alerts.delete(id);
     this.alerts.delete(id);
     this.pauses.delete(id);
+    this.alertStates.delete(id);
     this.changed();
     return out;
   }
@@ -505,6 +607,7 @@ export class EmulatorStore {
   }
 
   private setPause(ids: Iterable<string>, seconds: number): string[] {
+    this.sync();
     const until = this.clock.nowMs() + seconds * 1000;
     const done: string[] = [];
     for (const id of ids) {
@@ -530,6 +633,7 @@ export class EmulatorStore {
   }
 
   resumeAll(): string[] {
+    this.sync();
     this.pauses.clear();
     this.changed();
     return [...this.alerts.keys()];
@@ -545,15 +649,239 @@ export class EmulatorStore {
     if (m) ids = [...m.alerts];
     else if (this.alerts.has(id)) ids = [id];
     else throw notFound(`monitor ${id} not found (nor an alert with that id)`);
+    this.sync();
     for (const a of ids) this.pauses.delete(a);
     this.changed();
     return ids;
   }
 
   // -------------------------------------------------------------------------------------------
-  // Status (4.1, 4.2). The one place alert activity is computed; a later simulation of tests
-  // and alerts replaces `alertActive` only.
+  // Simulation (simulation.ts, alerting.ts). `sync()` runs the minute checks crossed since the
+  // last call, in order, before anything reads or changes state that depends on time; so the
+  // outcome is the same whether requests come every second or once a day, and whether the clock
+  // was advanced in one step or sixty. Pauses and outages are applied at the time of the request
+  // that makes them, after every earlier minute has been checked.
 
+  /** Runs the alert checks of every whole minute up to now. */
+  sync(): void {
+    const target = this.currentMinute();
+    if (target === this.lastMinute) return;
+    if (target < this.lastMinute) {
+      // The clock was set back: minutes are checked again from there on.
+      this.lastMinute = target;
+      this.trackers.clear();
+      return;
+    }
+    let from = this.lastMinute + 60;
+    if (target - from > RETENTION_SECONDS) {
+      // A jump past the retention window: only its last week is simulated.
+      from = target - RETENTION_SECONDS;
+      this.trackers.clear();
+    }
+    let produced = false;
+    if (this.alertStates.size > 0) {
+      for (let at = from; at <= target; at += 60) produced = this.checkMinute(at) || produced;
+    }
+    this.lastMinute = target;
+    this.prune(target);
+    if (produced) this.changed();
+  }
+
+  private prune(now: number): void {
+    const from = now - RETENTION_SECONDS;
+    let drop = 0;
+    while (drop < this.outboxList.length && (this.outboxList[drop] as OutboxMessage).time < from) drop++;
+    drop = Math.max(drop, this.outboxList.length - MAX_OUTBOX);
+    if (drop > 0) this.outboxList.splice(0, drop);
+    for (const [id, m] of this.monitors) {
+      if (m.outages.length && (m.outages[0] as Outage).until < from) {
+        m.outages = m.outages.filter((o) => o.until >= from);
+        this.simChanged(id, m);
+      }
+      pruneSchedule(m.segments, from);
+    }
+  }
+
+  private checkMinute(at: number): boolean {
+    let produced = false;
+    const done = new Map<string, number>();
+    for (const [alertId, state] of this.alertStates) {
+      if (at <= state.since) continue;
+      const until = this.pauses.get(alertId);
+      if (until !== undefined && until > at * 1000) continue;
+      const a = this.alerts.get(alertId);
+      const monitorId = a ? asString(a.monitor) : '';
+      const m = this.monitors.get(monitorId);
+      if (!a || !m) continue;
+      let lastSuccess = done.get(monitorId);
+      if (lastSuccess === undefined) {
+        lastSuccess = this.trackerFor(monitorId, m, at).advance(at);
+        done.set(monitorId, lastSuccess);
+      }
+      const rule = { timeout: timeoutMinutes(a.timeout, timerMinutes(m.raw.timer)), repeat: a.repeat === true };
+      const event = checkAlert(state, rule, at, lastSuccess);
+      if (!event) continue;
+      produced = true;
+      pruneEvents(state, at - RETENTION_SECONDS);
+      this.send(alertId, monitorId, a, event);
+    }
+    return produced;
+  }
+
+  /** Messages of one event: one per destination; unsubscribed ones are recorded, not delivered. */
+  private send(alertId: string, monitorId: string, a: JsonObject, event: AlertEvent): void {
+    if (event.kind === 'up' && a.down_only === true) return;
+    const down = event.kind !== 'up';
+    const dests = Array.isArray(a.alert_destinations) ? a.alert_destinations : [];
+    for (const d of dests) {
+      const destination = idOf(d);
+      if (destination === undefined) continue;
+      const rec = this.destinations.get(destination);
+      this.outboxList.push({
+        time: event.time,
+        alert: alertId,
+        monitor: monitorId,
+        destination,
+        kind: down ? 'down' : 'up',
+        subject: asString(down ? a.subject_init : a.subject_term),
+        body: asString(down ? a.message_init : a.message_term),
+        delivered: rec !== undefined && rec.subscribed !== false,
+      });
+    }
+  }
+
+  private trackerFor(id: string, m: MonitorRec, at: number): SuccessTracker {
+    let t = this.trackers.get(id);
+    if (!t) {
+      t = new SuccessTracker(this.sim, this.simOf(id, m), at);
+      this.trackers.set(id, t);
+    }
+    return t;
+  }
+
+  private simOf(id: string, m: MonitorRec): SimMonitor {
+    if (m.sim) return m.sim;
+    const raw = m.raw;
+    const smtp = EmulatorStore.isSmtp(m);
+    const ttl = typeof raw.ttl === 'number' ? raw.ttl : typeof raw.ttl === 'string' ? Number(raw.ttl) || 0 : 0;
+    const account = asString(raw.test_account);
+    const at = account.lastIndexOf('@');
+    m.sim = {
+      id,
+      smtp,
+      ttl: Number.isFinite(ttl) && ttl > 0 ? ttl : 0,
+      durationInMs: !smtp && raw.data_label === 'milliseconds',
+      timeZone: typeof raw.time_zone === 'string' ? raw.time_zone : undefined,
+      created: m.created,
+      segments: m.segments,
+      outages: m.outages,
+      target: asString(raw.ip_address ?? raw.hostname) || 'mx',
+      domain: at >= 0 && at < account.length - 1 ? account.slice(at + 1) : 'example.org',
+    };
+    return m.sim;
+  }
+
+  /** Settings changed: results are recomputed from them (past ones included, see CONTRIBUTING.md). */
+  private simChanged(id: string, m: MonitorRec): void {
+    delete m.sim;
+    this.trackers.delete(id);
+  }
+
+  /** Results of the monitor's tests starting in [begin, end], never past now nor the retention. */
+  private results(id: string, m: MonitorRec, begin: number, end: number): { sim: SimMonitor; results: TestResult[] } {
+    const now = this.nowSec();
+    const sim = this.simOf(id, m);
+    const from = Math.max(begin, now - RETENTION_SECONDS);
+    const to = Math.min(end, now);
+    const results = to < from ? [] : slotsIn(m.segments, from - 1, to).map((slot) => testResult(this.sim, sim, slot));
+    return { sim, results };
+  }
+
+  simulation(): SimulationView {
+    this.sync();
+    return {
+      seed: this.sim.seed,
+      failure_rate: this.sim.failureRate,
+      last_minute: this.lastMinute,
+      retention_seconds: RETENTION_SECONDS,
+    };
+  }
+
+  /** Changes seed and/or failure rate; every result follows them, past ones included. */
+  setSimulation(body: unknown): SimulationView {
+    if (body !== undefined && body !== null && !isObject(body)) throw badRequest('simulation: body must be a JSON object');
+    const b = (body ?? {}) as JsonObject;
+    const extra = Object.keys(b).filter((k) => k !== 'seed' && k !== 'failure_rate');
+    if (extra.length) throw badRequest(`simulation: unknown key ${extra.join(', ')} (allowed: seed, failure_rate)`);
+    let rate: number | undefined;
+    if (b.failure_rate !== undefined) {
+      if (typeof b.failure_rate !== 'number' || !(b.failure_rate >= 0 && b.failure_rate <= 1)) {
+        throw badRequest(`simulation: failure_rate must be a number from 0 to 1, got ${show(b.failure_rate)}`);
+      }
+      rate = b.failure_rate;
+    }
+    let seed: string | undefined;
+    if (b.seed !== undefined) {
+      if ((typeof b.seed !== 'string' || b.seed === '') && (typeof b.seed !== 'number' || !Number.isFinite(b.seed))) {
+        throw badRequest(`simulation: seed must be a non-empty string or a number, got ${show(b.seed)}`);
+      }
+      seed = String(b.seed);
+    }
+    this.sync();
+    // Trackers hold a reference to the configuration; a new object drops them all.
+    this.sim = { seed: seed ?? this.sim.seed, failureRate: rate ?? this.sim.failureRate };
+    this.trackers.clear();
+    this.changed();
+    return this.simulation();
+  }
+
+  /**
+   * Forces every test of the monitor starting in the next `seconds` to fail. An outage already
+   * running is shortened or extended to end `seconds` from now; 0 ends it.
+   */
+  setOutage(monitorId: string, seconds: number): { monitor: string; until: number } {
+    const m = this.monitorRec(monitorId);
+    this.sync();
+    const now = this.nowSec();
+    const until = now + seconds;
+    const running = m.outages.find((o) => o.start <= now && now < o.until);
+    // A test starting at `now` has been reported already; the outage covers (now, until].
+    if (running) {
+      running.until = until;
+      if (running.until <= running.start) m.outages = m.outages.filter((o) => o !== running);
+    } else if (seconds > 0) {
+      m.outages.push({ start: now, until });
+    }
+    // Outages are kept in time order; results read the array held by the cached SimMonitor.
+    m.outages.sort((a, b) => a.start - b.start);
+    this.simChanged(monitorId, m);
+    this.changed();
+    return { monitor: monitorId, until };
+  }
+
+  /** Messages sent by the simulated alerts with `time >= since`, oldest first. */
+  outbox(since = 0): OutboxMessage[] {
+    this.sync();
+    const out: OutboxMessage[] = [];
+    for (const m of this.outboxList) if (m.time >= since) out.push({ ...m });
+    return out;
+  }
+
+  clearOutbox(): number {
+    this.sync();
+    const n = this.outboxList.length;
+    this.outboxList = [];
+    this.changed();
+    return n;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Status (4.1, 4.2). The one place alert activity is computed.
+
+  /**
+   * Manual override (control API `alert-active`): the monitor counts as alerting whatever the
+   * simulation says, until set back. Pauses still hide it.
+   */
   setAlertActive(monitorId: string, active: boolean): void {
     this.monitorRec(monitorId);
     if (active) this.activeMonitors.add(monitorId);
@@ -568,11 +896,18 @@ export class EmulatorStore {
     return true;
   }
 
+  /** An alert of the monitor is triggered and not paused (or the manual override is on). */
   private alertActive(id: string, m: MonitorRec, now: number): boolean {
-    return this.activeMonitors.has(id) && !this.monitorPaused(m, now);
+    if (this.monitorPaused(m, now)) return false;
+    if (this.activeMonitors.has(id)) return true;
+    for (const a of m.alerts) {
+      if (this.alertStates.get(a)?.triggered && this.pausedUntil(a, now) === undefined) return true;
+    }
+    return false;
   }
 
   statusEntries(): StatusEntry[] {
+    this.sync();
     const now = this.clock.nowMs();
     const out: StatusEntry[] = [];
     for (const [id, m] of this.monitors) {
@@ -598,8 +933,16 @@ export class EmulatorStore {
     return { global_alert_active: active.length > 0, monitors: all ? entries : active };
   }
 
+  /**
+   * Status over the last `t` seconds (at most the retention window): tests started in
+   * (now - t, now], down messages (triggers and repeats) of its alerts in that period, and the
+   * most recent of each within it (null when none).
+   */
   filterStatus(q: FilterQuery): JsonObject[] {
-    const now = this.clock.nowMs();
+    this.sync();
+    const nowMs = this.clock.nowMs();
+    const now = Math.floor(nowMs / 1000);
+    const from = now - Math.min(q.t, RETENTION_SECONDS);
     const out: JsonObject[] = [];
     for (const [id, m] of this.monitors) {
       const label = EmulatorStore.label(m);
@@ -607,17 +950,30 @@ export class EmulatorStore {
       if (q.suffix !== undefined && !label.endsWith(q.suffix)) continue;
       if (q.contains !== undefined && !label.includes(q.contains)) continue;
       if (q.meta && !EmulatorStore.metaMatches(m, q.meta)) continue;
-      // Counts and last_* stay empty until tests are simulated.
+      const { sim, results } = this.results(id, m, from + 1, now);
+      let lastFailed: TestResult | undefined;
+      for (const r of results) if (!r.complete) lastFailed = r;
+      const lastTest = results[results.length - 1];
+      let alertCount = 0;
+      let lastAlert: { alert: string; time: number } | undefined;
+      for (const a of m.alerts) {
+        for (const e of this.alertStates.get(a)?.events ?? []) {
+          if (e.kind === 'up' || e.time <= from || e.time > now) continue;
+          alertCount++;
+          if (!lastAlert || e.time >= lastAlert.time) lastAlert = { alert: a, time: e.time };
+        }
+      }
       out.push({
         monitor: id,
         label,
-        alert_active: this.alertActive(id, m, now),
-        alert_count: 0,
-        fail_count: 0,
-        test_count: 0,
-        last_alert: null,
-        last_failed: null,
-        last_test: null,
+        alert_active: this.alertActive(id, m, nowMs),
+        alert_count: alertCount,
+        fail_count: results.filter((r) => !r.complete).length,
+        test_count: results.length,
+        last_alert: lastAlert ? { alert: lastAlert.alert, monitor: id, time: zonedIso(lastAlert.time * 1000, sim.timeZone) } : null,
+        // The API document's sample names `complete` `flag` in these objects; served as shown.
+        last_failed: lastFailed ? (renderTestData(sim, lastFailed, 'flag') as JsonObject) : null,
+        last_test: lastTest ? (renderTestData(sim, lastTest, 'flag') as JsonObject) : null,
       });
     }
     return out;
@@ -629,7 +985,8 @@ export class EmulatorStore {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Data (4.8)
+  // Data (4.8): the simulated tests, unless data was set for the monitor through the control API
+  // (POST /_emulator/data), which then replaces its simulated data and hop analysis.
 
   addData(monitorId: string, items: unknown, analysis: unknown): { items: number; analysis: number } {
     this.monitorRec(monitorId);
@@ -644,15 +1001,24 @@ export class EmulatorStore {
     return { items: d.items.length, analysis: d.analysis.length };
   }
 
+  /**
+   * Raw: one item per test started in [begin, end]. `hour`/`day`: one item per UTC hour/day
+   * bucket (epoch-aligned) holding tests of the range: `value` the mean of the values present,
+   * `samples` the number of tests, `failed` true when every test of the bucket failed.
+   */
   monitorData(
     monitorId: string,
     begin: number,
     end: number,
     average: Average,
   ): { monitor: string; monitor_label: string; data: JsonObject[] } {
+    this.sync();
     const m = this.monitorRec(monitorId);
     const tz = typeof m.raw.time_zone === 'string' ? m.raw.time_zone : undefined;
-    const items = (this.data.get(monitorId)?.items ?? []).filter((i) => i.utc_mktime >= begin && i.utc_mktime <= end);
+    const stored = this.data.get(monitorId);
+    let items: DataItemIn[];
+    if (stored) items = stored.items.filter((i) => i.utc_mktime >= begin && i.utc_mktime <= end);
+    else items = this.results(monitorId, m, begin, end).results.map(dataItemOf);
     const shaped = average === 'raw' ? items : averageItems(items, average === 'hour' ? 3600 : 86400);
     return {
       monitor: monitorId,
@@ -675,11 +1041,23 @@ export class EmulatorStore {
     return out;
   }
 
+  /** One array of hops per SMTP test message that came back, started in [begin, end]. */
   responseAnalysis(monitorId: string, begin: number, end: number): Hop[][] {
-    this.monitorRec(monitorId);
-    return (this.data.get(monitorId)?.analysis ?? [])
-      .filter((hops) => hops.length > 0 && (hops[0] as Hop).time >= begin && (hops[0] as Hop).time <= end)
-      .map((hops) => hops.map((h) => ({ ...h })));
+    this.sync();
+    const m = this.monitorRec(monitorId);
+    const stored = this.data.get(monitorId);
+    if (stored) {
+      return stored.analysis
+        .filter((hops) => hops.length > 0 && (hops[0] as Hop).time >= begin && (hops[0] as Hop).time <= end)
+        .map((hops) => hops.map((h) => ({ ...h })));
+    }
+    const { sim, results } = this.results(monitorId, m, begin, end);
+    const out: Hop[][] = [];
+    for (const r of results) {
+      const hops = hopsOf(sim, r);
+      if (hops) out.push(hops);
+    }
+    return out;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -744,6 +1122,7 @@ export class EmulatorStore {
       }
     });
 
+    this.sync();
     const result: SeedResult = { destinations: [], monitors: [], alerts: [], groups: [] };
     const assign = (kind: Kind, o: JsonObject, taken: (id: string) => boolean): string => {
       const given = idOf(o.id);
@@ -762,13 +1141,7 @@ export class EmulatorStore {
     for (const o of monitors) {
       const id = assign('monitor', o, (x) => this.monitors.has(x) || newMonitorIds.has(x));
       const { id: _given, alerts: a, groups: g, ...rest } = o;
-      this.monitors.set(id, {
-        raw: { id, ...rest },
-        showAlerts: a !== undefined,
-        showGroups: g !== undefined,
-        alerts: new Set(),
-        groups: new Set(),
-      });
+      this.monitors.set(id, this.newMonitorRec({ id, ...rest }, a !== undefined, g !== undefined));
       result.monitors.push(id);
     }
     for (const o of alerts) {
@@ -776,6 +1149,7 @@ export class EmulatorStore {
       const monitor = idOf(o.monitor) as string;
       const { id: _given, ...rest } = o;
       this.alerts.set(id, { id, ...rest, monitor });
+      this.alertStates.set(id, newAlertState(this.nowSec()));
       this.monitorRec(monitor).alerts.add(id);
       result.alerts.push(id);
     }
@@ -803,7 +1177,16 @@ export class EmulatorStore {
     this.data.clear();
     this.counters = { ...FIRST_IDS };
     this.clock.reset();
+    this.clearSimulation({ ...this.defaultSim }, this.currentMinute());
     this.changed();
+  }
+
+  private clearSimulation(sim: SimConfig, lastMinute: number): void {
+    this.sim = sim;
+    this.alertStates.clear();
+    this.trackers.clear();
+    this.outboxList = [];
+    this.lastMinute = lastMinute;
   }
 
   snapshot(): Snapshot {
@@ -822,6 +1205,15 @@ export class EmulatorStore {
       pauses,
       alert_active: [...this.activeMonitors],
       data: [...this.data].map(([monitor, d]) => ({ monitor, items: d.items, analysis: d.analysis })),
+      simulation: { seed: this.sim.seed, failure_rate: this.sim.failureRate, last_minute: this.lastMinute },
+      monitor_sim: [...this.monitors].map(([monitor, m]) => ({
+        monitor,
+        created: m.created,
+        segments: m.segments.map((g) => ({ ...g })),
+        outages: m.outages.map((o) => ({ ...o })),
+      })),
+      alert_sim: [...this.alertStates].map(([alert, st]) => ({ alert, ...st, events: st.events.map((e) => ({ ...e })) })),
+      outbox: this.outboxList.map((m) => ({ ...m })),
     };
   }
 
@@ -835,24 +1227,36 @@ export class EmulatorStore {
     this.pauses.clear();
     this.activeMonitors.clear();
     this.data.clear();
+    // The clock first: monitors of a version 1 file start their tests from now.
+    this.clock.reset(s.clock_offset_ms);
+    const sim = s.simulation;
+    this.clearSimulation(
+      sim ? { seed: sim.seed, failureRate: sim.failure_rate } : { ...this.defaultSim },
+      sim ? sim.last_minute : this.currentMinute(),
+    );
     for (const d of s.destinations) this.destinations.set(idOf(d.id) as string, d);
     for (const o of s.monitors) {
       const { alerts: a, groups: g, ...raw } = o;
-      this.monitors.set(idOf(o.id) as string, {
-        raw,
-        showAlerts: a !== undefined,
-        showGroups: g !== undefined,
-        alerts: new Set(),
-        groups: new Set(),
-      });
+      this.monitors.set(idOf(o.id) as string, this.newMonitorRec(raw, a !== undefined, g !== undefined));
     }
+    for (const ms of s.monitor_sim ?? []) {
+      const m = this.monitors.get(ms.monitor);
+      if (!m) continue;
+      m.created = ms.created;
+      m.segments = ms.segments.map((g) => ({ ...g }));
+      m.outages = ms.outages.map((o) => ({ ...o }));
+    }
+    const states = new Map((s.alert_sim ?? []).map(({ alert, ...st }) => [alert, st] as const));
     for (const a of s.alerts) {
       const id = idOf(a.id) as string;
       const m = this.monitors.get(asString(a.monitor));
       if (!m) throw new Error(`alert ${id} refers to missing monitor ${show(a.monitor)}`);
       this.alerts.set(id, a);
       m.alerts.add(id);
+      const st = states.get(id);
+      this.alertStates.set(id, st ? { ...st, events: st.events.map((e) => ({ ...e })) } : newAlertState(this.nowSec()));
     }
+    this.outboxList = (s.outbox ?? []).map((m) => ({ ...m }));
     for (const g of s.groups) {
       this.groups.set(g.id, { id: g.id, name: g.name, monitors: new Set(g.monitors.filter((m) => this.monitors.has(m))) });
       for (const m of g.monitors) this.monitors.get(m)?.groups.add(g.id);
@@ -861,7 +1265,6 @@ export class EmulatorStore {
     for (const m of s.alert_active) if (this.monitors.has(m)) this.activeMonitors.add(m);
     for (const d of s.data) if (this.monitors.has(d.monitor)) this.data.set(d.monitor, { items: d.items, analysis: d.analysis });
     this.counters = { ...FIRST_IDS, ...s.counters };
-    this.clock.reset(s.clock_offset_ms);
     this.changed();
   }
 }
@@ -914,6 +1317,15 @@ function parseAnalysis(v: unknown): Hop[][] {
   });
 }
 
+function checkFailureRate(v: number): number {
+  if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new Error(`failure rate must be a number from 0 to 1, got ${show(v)}`);
+  return v;
+}
+
+function dataItemOf(r: TestResult): DataItemIn {
+  return { utc_mktime: r.t, value: r.ms, failed: !r.complete, error: r.error, samples: null, alert_matches: [] };
+}
+
 function averageItems(items: DataItemIn[], bucketSeconds: number): DataItemIn[] {
   const buckets = new Map<number, DataItemIn[]>();
   for (const i of items) {
@@ -954,7 +1366,10 @@ function renderDataItem(i: DataItemIn, tz: string | undefined): JsonObject {
 function checkSnapshot(v: unknown): Snapshot {
   if (!isObject(v)) throw new Error('not a JSON object');
   if (v.format !== SNAPSHOT_FORMAT) throw new Error(`not a monsync emulator state file (format ${show(v.format)})`);
-  if (v.version !== SNAPSHOT_VERSION) throw new Error(`unsupported state version ${show(v.version)} (expected ${SNAPSHOT_VERSION})`);
+  if (v.version !== 1 && v.version !== SNAPSHOT_VERSION) {
+    throw new Error(`unsupported state version ${show(v.version)} (expected 1 or ${SNAPSHOT_VERSION})`);
+  }
+  checkSimulationParts(v);
   for (const k of ['destinations', 'monitors', 'alerts', 'groups', 'pauses', 'alert_active', 'data'] as const) {
     if (!Array.isArray(v[k])) throw new Error(`${k} must be an array`);
   }
@@ -983,4 +1398,57 @@ function checkSnapshot(v: unknown): Snapshot {
     if (c !== undefined && (typeof c !== 'number' || !Number.isSafeInteger(c))) throw new Error(`counters.${k} must be an integer`);
   }
   return v as unknown as Snapshot;
+}
+
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** The simulation's parts of a version 2 state; absent parts start afresh. */
+function checkSimulationParts(v: JsonObject): void {
+  const sim = v.simulation;
+  if (sim !== undefined) {
+    if (!isObject(sim) || typeof sim.seed !== 'string' || !isNum(sim.failure_rate) || sim.failure_rate < 0 || sim.failure_rate > 1 || !isNum(sim.last_minute)) {
+      throw new Error('simulation must be {seed, failure_rate (0..1), last_minute}');
+    }
+  }
+  for (const k of ['monitor_sim', 'alert_sim', 'outbox'] as const) {
+    if (v[k] !== undefined && !Array.isArray(v[k])) throw new Error(`${k} must be an array`);
+  }
+  ((v.monitor_sim ?? []) as Json[]).forEach((m, i) => {
+    const ok =
+      isObject(m) &&
+      typeof m.monitor === 'string' &&
+      isNum(m.created) &&
+      Array.isArray(m.segments) &&
+      m.segments.length > 0 &&
+      m.segments.every((g) => isObject(g) && isNum(g.start) && isNum(g.timer) && g.timer >= 1 && isNum(g.base)) &&
+      Array.isArray(m.outages) &&
+      m.outages.every((o) => isObject(o) && isNum(o.start) && isNum(o.until));
+    if (!ok) throw new Error(`monitor_sim[${i}] must be {monitor, created, segments: [{start, timer, base}], outages: [{start, until}]}`);
+  });
+  ((v.alert_sim ?? []) as Json[]).forEach((a, i) => {
+    const ok =
+      isObject(a) &&
+      typeof a.alert === 'string' &&
+      isNum(a.since) &&
+      typeof a.triggered === 'boolean' &&
+      (a.triggered_at === null || isNum(a.triggered_at)) &&
+      (a.next_repeat === null || isNum(a.next_repeat)) &&
+      isNum(a.next_gap) &&
+      Array.isArray(a.events) &&
+      a.events.every((e) => isObject(e) && isNum(e.time) && (e.kind === 'down' || e.kind === 'repeat' || e.kind === 'up'));
+    if (!ok) throw new Error(`alert_sim[${i}] is not an alert state`);
+  });
+  ((v.outbox ?? []) as Json[]).forEach((m, i) => {
+    const ok =
+      isObject(m) &&
+      isNum(m.time) &&
+      typeof m.alert === 'string' &&
+      typeof m.monitor === 'string' &&
+      typeof m.destination === 'string' &&
+      (m.kind === 'down' || m.kind === 'up') &&
+      typeof m.subject === 'string' &&
+      typeof m.body === 'string' &&
+      typeof m.delivered === 'boolean';
+    if (!ok) throw new Error(`outbox[${i}] is not an outbox message`);
+  });
 }

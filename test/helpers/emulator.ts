@@ -25,7 +25,24 @@ export interface TestEmulator {
     clock(): Promise<{ now: number; offset_seconds: number }>;
     setAlertActive(monitor: string, active?: boolean): Promise<void>;
     setData(monitor: string, items: unknown[], analysis?: unknown[]): Promise<void>;
+    /** Sets the emulator clock to `unix` seconds (real time keeps running from there). */
+    setClock(unix: number): Promise<{ now: number }>;
+    outage(monitor: string, seconds: number): Promise<{ monitor: string; until: number }>;
+    outbox(since?: number): Promise<OutboxMessage[]>;
+    clearOutbox(): Promise<void>;
+    simulation(body?: { failure_rate?: number; seed?: string | number }): Promise<{ seed: string; failure_rate: number; last_minute: number }>;
   };
+}
+
+export interface OutboxMessage {
+  time: number;
+  alert: string;
+  monitor: string;
+  destination: string;
+  kind: 'down' | 'up';
+  subject: string;
+  body: string;
+  delivered: boolean;
 }
 
 export interface RecordedRequest {
@@ -98,6 +115,14 @@ export async function startTestEmulator(
       setData: async (monitor, items, analysis) => {
         await call('POST', 'data', { monitor, items, ...(analysis !== undefined && { analysis }) });
       },
+      setClock: (unix) => call('POST', 'clock', { set: unix }),
+      outage: (monitor, seconds) => call('POST', 'outage', { monitor, seconds }),
+      outbox: async (since) =>
+        (await call<{ messages: OutboxMessage[] }>('GET', since === undefined ? 'outbox' : `outbox?since=${since}`)).messages,
+      clearOutbox: async () => {
+        await call('DELETE', 'outbox');
+      },
+      simulation: (body) => (body === undefined ? call('GET', 'simulation') : call('POST', 'simulation', body)),
     },
   };
 }

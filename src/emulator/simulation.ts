@@ -1,0 +1,336 @@
+/**
+ * The simulated service's tests: when a monitor runs them and what they return.
+ *
+ * Results are a PURE function of (simulation seed, failure rate, monitor id, slot index, the
+ * monitor's settings, its stored outages). Nothing per test is stored: any window of history is
+ * recomputed on demand in O(slots), memory stays O(monitors + outages), and the answer never
+ * depends on when requests happened to arrive. Keying on the slot index rather than its time makes
+ * a seed give the same sequence of results however late (in real time) a monitor was created.
+ *
+ * Timing (documented in CONTRIBUTING.md): a monitor's tests are aligned to its creation time, the
+ * first one `timer` minutes after it was created, then every `timer` minutes. Changing `timer`
+ * starts a new schedule segment at the moment of the change, so earlier tests keep their times.
+ * Results are kept (computable) for RETENTION_SECONDS.
+ */
+import { utcIso, zonedIso } from './time.js';
+
+/** How far back results, alert events and the outbox reach. */
+export const RETENTION_SECONDS = 7 * 86_400;
+export const DEFAULT_FAILURE_RATE = 0.01;
+export const DEFAULT_SIM_SEED = 'monsync';
+/** The slowest reply an SMTP test can draw (seconds); bounds the backwards search for replies. */
+export const MAX_REPLY_SECONDS = 300;
+const DEFAULT_TIMER_MINUTES = 5;
+
+export interface SimConfig {
+  seed: string;
+  failureRate: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic randomness: a 32-bit hash of (seed, monitor, slot) stretched into uniforms.
+
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** Uniform numbers in [0, 1), the i-th of the stream for (seed, monitor, slot). */
+export function uniformStream(seed: string, monitorId: string, k: number): (i: number) => number {
+  const h = fnv1a(`${seed}\u0000${monitorId}\u0000${k}`);
+  return (i) => mix32(h ^ mix32(Math.imul(i + 1, 0x9e3779b9))) / 4294967296;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schedules
+
+/** Tests at `start + j * timer * 60` for j >= 1, before the next segment's start. */
+export interface Segment {
+  start: number;
+  timer: number;
+  /** Global index of slot j = 0 of this segment; slot j has index base + j. */
+  base: number;
+}
+
+export interface Slot {
+  /** Unix seconds the test starts. */
+  t: number;
+  /** Global slot index of the monitor: the key of its result. */
+  k: number;
+}
+
+/** `timer` as served (a number or, in one sample, a string); anything unusable counts as 5. */
+export function timerMinutes(v: unknown): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  return Number.isFinite(n) && n >= 1 ? Math.round(n) : DEFAULT_TIMER_MINUTES;
+}
+
+export function newSchedule(createdSec: number, timer: number): Segment[] {
+  return [{ start: createdSec, timer, base: 0 }];
+}
+
+function segEnd(segs: readonly Segment[], i: number): number {
+  const next = segs[i + 1];
+  return next ? next.start : Number.POSITIVE_INFINITY;
+}
+
+/** Slots of a segment strictly before `end`, counted from j = 1. */
+function slotsBefore(seg: Segment, end: number): number {
+  const p = seg.timer * 60;
+  return Math.max(0, Math.ceil((end - seg.start) / p) - 1);
+}
+
+/** A timer change at `at`: a new segment whose first test is one new interval later. */
+export function changeTimer(segs: Segment[], at: number, timer: number): void {
+  const last = segs[segs.length - 1] as Segment;
+  if (last.timer === timer) return;
+  const start = Math.max(at, last.start);
+  if (start === last.start) {
+    last.timer = timer;
+    return;
+  }
+  segs.push({ start, timer, base: last.base + slotsBefore(last, start) });
+}
+
+/** Drops segments that end before `from`; slot indexes are absolute, so nothing else moves. */
+export function pruneSchedule(segs: Segment[], from: number): void {
+  while (segs.length > 1 && (segs[1] as Segment).start <= from) segs.shift();
+}
+
+/** The latest slot at or before `at`. */
+export function slotAtOrBefore(segs: readonly Segment[], at: number): Slot | null {
+  for (let i = segs.length - 1; i >= 0; i--) {
+    const s = segs[i] as Segment;
+    const p = s.timer * 60;
+    const limit = Math.min(at, segEnd(segs, i) - 1);
+    if (limit < s.start + p) continue;
+    const j = Math.floor((limit - s.start) / p);
+    return { t: s.start + j * p, k: s.base + j };
+  }
+  return null;
+}
+
+/** Slots with `after < t <= upTo`, in time order. */
+export function slotsIn(segs: readonly Segment[], after: number, upTo: number): Slot[] {
+  const out: Slot[] = [];
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i] as Segment;
+    const p = s.timer * 60;
+    const lo = Math.max(after + 1, s.start + p);
+    const hi = Math.min(upTo, segEnd(segs, i) - 1);
+    if (hi < lo) continue;
+    const j1 = Math.floor((hi - s.start) / p);
+    for (let j = Math.ceil((lo - s.start) / p); j <= j1; j++) out.push({ t: s.start + j * p, k: s.base + j });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+export interface Outage {
+  /**
+   * Unix seconds; tests starting in (start, until] fail. A test starting the very second the
+   * outage is forced has already been reported, so its result stays as it was.
+   */
+  start: number;
+  until: number;
+}
+
+/** What a monitor's results depend on, taken from its stored record. */
+export interface SimMonitor {
+  id: string;
+  smtp: boolean;
+  /** Seconds; 0 means none. */
+  ttl: number;
+  /** `duration` of test data objects in milliseconds (data_label `milliseconds`) instead of seconds. */
+  durationInMs: boolean;
+  timeZone: string | undefined;
+  /** Unix seconds. */
+  created: number;
+  segments: Segment[];
+  outages: readonly Outage[];
+  /** For hop analysis. */
+  target: string;
+  domain: string;
+}
+
+export interface TestResult {
+  t: number;
+  k: number;
+  complete: boolean;
+  /** Reply time in milliseconds; null when no reply came. */
+  ms: number | null;
+  /** Unix seconds the reply arrived; null when none did. */
+  term: number | null;
+  error: string | null;
+  /** Draws for the hop analysis. */
+  u: (i: number) => number;
+}
+
+export const OUTAGE_ERROR = 'no response: the test message did not come back';
+const SMTP_ERRORS = [
+  OUTAGE_ERROR,
+  'connect to the delivery host failed: connection refused',
+  '451 4.3.0 temporary server error, please try again later',
+  '550 5.1.1 test account mailbox unavailable',
+  'TLS handshake with the delivery host failed',
+];
+const OTHER_ERRORS = ['connection timed out', 'connection refused', 'no answer from the host'];
+
+export function inOutage(outages: readonly Outage[], t: number): boolean {
+  for (const o of outages) if (o.start < t && t <= o.until) return true;
+  return false;
+}
+
+export function testResult(cfg: SimConfig, m: SimMonitor, slot: Slot): TestResult {
+  const u = uniformStream(cfg.seed, m.id, slot.k);
+  const base = { t: slot.t, k: slot.k, u };
+  if (inOutage(m.outages, slot.t)) return { ...base, complete: false, ms: null, term: null, error: OUTAGE_ERROR };
+  if (u(0) < cfg.failureRate) {
+    const list = m.smtp ? SMTP_ERRORS : OTHER_ERRORS;
+    return { ...base, complete: false, ms: null, term: null, error: list[Math.floor(u(1) * list.length)] as string };
+  }
+  // SMTP round trips: mostly seconds, a few slow enough to pass small ttls (about 5% over 30 s,
+  // 2% over a minute). Other types answer in milliseconds.
+  const r = u(2);
+  const v = u(3);
+  let ms: number;
+  if (m.smtp) ms = r < 0.93 ? 1500 + v * 13_500 : r < 0.98 ? 15_000 + v * 45_000 : 60_000 + v * (MAX_REPLY_SECONDS * 1000 - 60_000);
+  else ms = r < 0.95 ? 20 + v * 280 : 300 + v * 2700;
+  ms = Math.round(ms);
+  const seconds = m.smtp ? Math.max(1, Math.round(ms / 1000)) : Math.ceil(ms / 1000);
+  const term = slot.t + seconds;
+  if (m.ttl > 0 && ms > m.ttl * 1000) {
+    const shown = m.smtp ? seconds : ms / 1000;
+    return { ...base, complete: false, ms, term, error: `reply after ${shown} s, past the ttl of ${m.ttl} s` };
+  }
+  return { ...base, complete: true, ms, term, error: null };
+}
+
+/** Test data object (API 2.7); `completeField` is `flag` where the service's sample names it so. */
+export function renderTestData(m: SimMonitor, r: TestResult, completeField: 'complete' | 'flag' = 'complete'): Record<string, unknown> {
+  let duration: number | null = null;
+  if (r.ms !== null) duration = m.durationInMs ? r.ms : r.term !== null ? r.term - r.t : null;
+  return {
+    duration,
+    error: r.error,
+    [completeField]: r.complete,
+    time_init: zonedIso(r.t * 1000, m.timeZone),
+    // A late reply (past the ttl) did arrive, but the test never completed.
+    time_term: r.term === null ? null : zonedIso(r.term * 1000, m.timeZone),
+    utc_mktime: r.t,
+    utc_time_init: utcIso(r.t * 1000),
+    utc_time_term: r.complete && r.term !== null ? utcIso(r.term * 1000) : null,
+  };
+}
+
+export interface Hop {
+  source: string;
+  destination: string;
+  time: number;
+  duration: number;
+}
+
+const PROBE = 'probe.mailive.example';
+const INBOUND = 'inbound.mailive.example';
+
+/**
+ * The path of a test message that came back (late or not): 2 to 4 hops from the probe to the
+ * delivery host and back, whole seconds summing to the round trip.
+ */
+export function hopsOf(m: SimMonitor, r: TestResult): Hop[] | null {
+  if (!m.smtp || r.term === null) return null;
+  const total = r.term - r.t;
+  const n = 2 + Math.min(2, Math.floor(r.u(10) * 3));
+  const target = m.target === 'mx' ? `mx.${m.domain}` : m.target === 'mx:failover' ? (r.u(11) < 0.9 ? `mx1.${m.domain}` : `mx2.${m.domain}`) : m.target;
+  const middle = [`mailstore.${m.domain}`, `relay.${m.domain}`].slice(0, n - 2);
+  const hosts = [PROBE, target, ...middle, INBOUND];
+  const weights = Array.from({ length: n }, (_, i) => 0.2 + r.u(20 + i));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const parts = weights.map((w) => Math.floor((total * w) / sum));
+  parts[n - 1] = (parts[n - 1] as number) + total - parts.reduce((a, b) => a + b, 0);
+  const hops: Hop[] = [];
+  let time = r.t;
+  for (let i = 0; i < n; i++) {
+    const duration = parts[i] as number;
+    hops.push({ source: hosts[i] as string, destination: hosts[i + 1] as string, time, duration });
+    time += duration;
+  }
+  return hops;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The last successful reply, for the minute-by-minute alert checks.
+
+/**
+ * Follows one monitor forward minute by minute: the time of its latest successful reply that had
+ * arrived by the last check. Built from the pure results, so it can be dropped and rebuilt at any
+ * time (after a settings change) with the same outcome.
+ */
+export class SuccessTracker {
+  private scanned: number;
+  private pending: number[] = [];
+  lastSuccess: number;
+
+  constructor(
+    private readonly cfg: SimConfig,
+    private readonly m: SimMonitor,
+    at: number,
+  ) {
+    this.scanned = at;
+    this.lastSuccess = m.created;
+    // Walk back from `at` to the latest reply that arrived by then; outages are skipped whole.
+    // A reply takes at most MAX_REPLY_SECONDS, so once the slots are older than the best reply by
+    // more than that nothing earlier can beat it.
+    const floor = at - RETENTION_SECONDS;
+    let slot = slotAtOrBefore(m.segments, at);
+    while (slot && slot.t >= floor && slot.t + MAX_REPLY_SECONDS >= this.lastSuccess) {
+      const t = slot.t;
+      const outage = m.outages.find((o) => o.start < t && t <= o.until);
+      if (outage) {
+        slot = slotAtOrBefore(m.segments, outage.start);
+        continue;
+      }
+      const r = testResult(cfg, m, slot);
+      if (r.complete && r.term !== null) {
+        if (r.term <= at) this.lastSuccess = Math.max(this.lastSuccess, r.term);
+        else this.pending.push(r.term);
+      }
+      slot = slotAtOrBefore(m.segments, slot.t - 1);
+    }
+  }
+
+  /** Moves to the check at `at` (later than the previous one). */
+  advance(at: number): number {
+    if (at > this.scanned) {
+      for (const slot of slotsIn(this.m.segments, this.scanned, at)) {
+        const r = testResult(this.cfg, this.m, slot);
+        if (r.complete && r.term !== null) this.pending.push(r.term);
+      }
+      this.scanned = at;
+    }
+    if (this.pending.length) {
+      const still: number[] = [];
+      for (const term of this.pending) {
+        if (term <= at) this.lastSuccess = Math.max(this.lastSuccess, term);
+        else still.push(term);
+      }
+      this.pending = still;
+    }
+    return this.lastSuccess;
+  }
+}
