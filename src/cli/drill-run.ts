@@ -25,14 +25,13 @@ export async function runDrillCommand(
     // Refused before any API call when the target is not a local emulator.
     const control = await controlFor(api.baseUrl);
     const dim = pc.createColors(io.errColor).dim;
-    let announced = false;
     const report = await runDrill(api, control, {
       label,
       minutes,
-      onMinute: (_minute, total) => {
-        if (!announced) io.err(`${dim(`Advancing the emulator clock minute by minute (${total} minutes)…`)}\n`);
-        announced = true;
-      },
+      onStart: ({ outageMinutes, recovery }) =>
+        io.err(
+          `${dim(`Advancing the emulator clock minute by minute: ${outageMinutes} of outage, then ${recovery.min} to ${recovery.max} until the monitor has recovered…`)}\n`,
+        ),
     });
     io.out(renderDrillText(report, { color: io.color }));
     return 0;

@@ -15,10 +15,17 @@ export interface DrillOptions {
   label: string;
   /** Minutes of forced failures. */
   minutes: number;
-  /** Minutes advanced after the outage ends; default: one test interval plus two minutes. */
-  recoveryMinutes?: number;
-  /** Called after each simulated minute. */
-  onMinute?: (minute: number, total: number) => void;
+  /** Bounds of the recovery phase, minutes; default from the monitor's test interval. */
+  recovery?: RecoveryBounds;
+  /** Called once the monitor is known, before the clock moves. */
+  onStart?: (plan: { monitor: string; outageMinutes: number; recovery: RecoveryBounds }) => void;
+}
+
+export interface RecoveryBounds {
+  /** Always advanced after the outage: time for a successful test to have run and been seen. */
+  min: number;
+  /** Given up after this many, recovery messages still missing. */
+  max: number;
 }
 
 export interface DrillRecipient {
@@ -64,7 +71,10 @@ export interface DrillReport {
   start: number;
   end: number;
   outage_minutes: number;
+  /** Minutes advanced after the outage ended. */
   recovery_minutes: number;
+  /** False when some alert that fired had sent no recovery message when the drill gave up. */
+  recovery_complete: boolean;
   alerts: DrillAlert[];
   events: DrillEvent[];
   /** Destinations of the monitor's alerts that are not subscribed, with how many messages they missed. */
@@ -72,9 +82,35 @@ export interface DrillReport {
 }
 
 const DEFAULT_TIMER_MINUTES = 5;
+/** A test's reply may take minutes (the emulator draws up to 5); alerts are checked each minute. */
+const REPLY_AND_CHECK_MINUTES = 6;
+/** Past the slowest expected recovery, how long to keep looking for stragglers. */
+const RECOVERY_SLACK_MINUTES = 10;
 
-export function defaultRecoveryMinutes(monitor: Pick<Monitor, 'timer'>): number {
-  return (monitor.timer ?? DEFAULT_TIMER_MINUTES) + 2;
+/**
+ * After the outage the next test runs within one `timer`; its reply and the next minute check
+ * follow. Until then a late DOWN can still be sent, so that much is always advanced.
+ */
+export function defaultRecovery(monitor: Pick<Monitor, 'timer'>): RecoveryBounds {
+  const timer = monitor.timer ?? DEFAULT_TIMER_MINUTES;
+  const min = timer + 2;
+  return { min, max: Math.max(min, timer + REPLY_AND_CHECK_MINUTES + RECOVERY_SLACK_MINUTES) };
+}
+
+/** Every alert that sent a down message and sends recoveries has sent an up message since. */
+export function recovered(messages: readonly OutboxMessage[], alerts: readonly Pick<Alert, 'id' | 'down_only'>[]): boolean {
+  const downOnly = new Set(alerts.filter((a) => a.down_only).map((a) => a.id));
+  const lastDown = new Map<string, number>();
+  const lastUp = new Map<string, number>();
+  for (const m of messages) {
+    const map = m.kind === 'down' ? lastDown : lastUp;
+    map.set(m.alert, Math.max(map.get(m.alert) ?? -Infinity, m.time));
+  }
+  for (const [alert, down] of lastDown) {
+    if (downOnly.has(alert)) continue;
+    if ((lastUp.get(alert) ?? -Infinity) < down) return false;
+  }
+  return true;
 }
 
 export async function runDrill(api: MonitoringApi, control: EmulatorControlApi, opts: DrillOptions): Promise<DrillReport> {
@@ -85,18 +121,16 @@ export async function runDrill(api: MonitoringApi, control: EmulatorControlApi, 
     api.listPausedAlerts(),
   ]);
   const monitor = resolveMonitor(opts.label, monitors);
-  const recovery = opts.recoveryMinutes ?? defaultRecoveryMinutes(monitor);
-  const total = opts.minutes + recovery;
+  const mine = alerts.filter((a) => a.monitor === monitor.id);
+  const bounds = opts.recovery ?? defaultRecovery(monitor);
+  opts.onStart?.({ monitor: monitor.label, outageMinutes: opts.minutes, recovery: bounds });
 
   const start = await control.clock();
   let end = start;
   await control.outage(monitor.id, opts.minutes * 60);
   let outageRan = false;
   try {
-    for (let i = 1; i <= opts.minutes; i++) {
-      end = await control.advance(60);
-      opts.onMinute?.(i, total);
-    }
+    for (let i = 1; i <= opts.minutes; i++) end = await control.advance(60);
     outageRan = true;
   } finally {
     // End the outage even when advancing failed, so the emulator is not left failing the monitor;
@@ -104,13 +138,30 @@ export async function runDrill(api: MonitoringApi, control: EmulatorControlApi, 
     const ending = control.outage(monitor.id, 0);
     await (outageRan ? ending : ending.catch(() => undefined));
   }
-  for (let i = 1; i <= recovery; i++) {
+
+  const read = async (): Promise<OutboxMessage[]> =>
+    (await control.outbox(start)).filter((m) => m.monitor === monitor.id && m.time >= start);
+  let recoveryMinutes = 0;
+  for (; recoveryMinutes < bounds.min; recoveryMinutes++) end = await control.advance(60);
+  let messages = await read();
+  while (!recovered(messages, mine) && recoveryMinutes < bounds.max) {
     end = await control.advance(60);
-    opts.onMinute?.(opts.minutes + i, total);
+    recoveryMinutes++;
+    messages = await read();
   }
 
-  const messages = (await control.outbox(start)).filter((m) => m.monitor === monitor.id && m.time >= start);
-  return buildDrillReport({ monitor, alerts, destinations, pauses, messages, start, end, outageMinutes: opts.minutes, recoveryMinutes: recovery });
+  return buildDrillReport({
+    monitor,
+    alerts,
+    destinations,
+    pauses,
+    messages,
+    start,
+    end,
+    outageMinutes: opts.minutes,
+    recoveryMinutes,
+    recoveryComplete: recovered(messages, mine),
+  });
 }
 
 export function buildDrillReport(input: {
@@ -123,6 +174,7 @@ export function buildDrillReport(input: {
   end: number;
   outageMinutes: number;
   recoveryMinutes: number;
+  recoveryComplete: boolean;
 }): DrillReport {
   const { monitor, start } = input;
   const byId = new Map(input.destinations.map((d) => [d.id, d]));
@@ -188,6 +240,7 @@ export function buildDrillReport(input: {
     end: input.end,
     outage_minutes: input.outageMinutes,
     recovery_minutes: input.recoveryMinutes,
+    recovery_complete: input.recoveryComplete,
     alerts,
     events,
     unsubscribed,

@@ -28,7 +28,7 @@ export function renderDrillText(r: DrillReport, options: { color: boolean }): st
   const label = safe(r.monitor.label);
   const every = r.monitor.timer === null ? '' : `, tests every ${formatDuration(r.monitor.timer * 60)}`;
   const lines: string[] = [
-    `Drill: forced outage of ${c.bold(label)} (${safe(r.monitor.type)}${every}) for ${formatDuration(r.outage_minutes * 60)}, then ${formatDuration(r.recovery_minutes * 60)} to recover.`,
+    `Drill: forced outage of ${c.bold(label)} (${safe(r.monitor.type)}${every}) for ${formatDuration(r.outage_minutes * 60)}, then ${formatDuration(r.recovery_minutes * 60)} of recovery.`,
     '',
   ];
 
@@ -44,7 +44,13 @@ export function renderDrillText(r: DrillReport, options: { color: boolean }): st
     lines.push(...silenceReasons(r).map((s) => c.dim(`  ${s}`)));
   } else {
     lines.push('What would be sent (minutes after the outage began):');
+    let endShown = false;
+    const outageEnds = (): void => {
+      if (!endShown) lines.push(c.dim(`  ${`+${r.outage_minutes}m`.padStart(6)}  ----  the outage ends`));
+      endShown = true;
+    };
     for (const e of r.events) {
+      if (e.minute > r.outage_minutes) outageEnds();
       const kind = e.kind === 'down' ? c.red('DOWN') : c.green('UP  ');
       const sent = e.deliveries.filter((d) => d.delivered);
       const held = e.deliveries.filter((d) => !d.delivered);
@@ -53,9 +59,17 @@ export function renderDrillText(r: DrillReport, options: { color: boolean }): st
       const repeat = e.repeat ? c.dim(' (repeat)') : '';
       lines.push(`  ${`+${e.minute}m`.padStart(6)}  ${kind}  ${quoted(e.subject)}${repeat} -> ${to}${heldNote}`);
     }
+    outageEnds();
     const downs = r.events.filter((e) => e.kind === 'down').length;
     const ups = r.events.length - downs;
     lines.push(c.dim(`  ${plural(downs, 'down message')}, ${plural(ups, 'recovery message')}.`));
+  }
+
+  if (!r.recovery_complete) {
+    lines.push(
+      '',
+      c.yellow(`No recovery message ${formatDuration(r.recovery_minutes * 60)} after the outage ended, for an alert that had fired; the drill stopped looking there.`),
+    );
   }
 
   if (r.unsubscribed.length > 0) {

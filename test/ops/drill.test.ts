@@ -43,7 +43,8 @@ function fakeControl(script: (start: number) => OutboxMessage[]) {
     },
     async outbox(since) {
       calls.push(`outbox ${since - start}`);
-      return script(start);
+      // Like the emulator: only what has happened by now.
+      return script(start).filter((m) => m.time <= now);
     },
   };
   return { control, calls, start };
@@ -81,9 +82,9 @@ describe('monsync drill: orchestration and report', () => {
       ...Array(7).fill('advance 60'),
       'outbox 0',
     ]);
-    expect(io.stderr).toContain('Advancing the emulator clock minute by minute (67 minutes)');
+    expect(io.stderr).toContain('Advancing the emulator clock minute by minute: 60 of outage, then 7 to 21 until the monitor has recovered');
     expect(io.stdout.split('\n')).toEqual([
-      'Drill: forced outage of mx-eu-1 (smtp, tests every 5m) for 1h, then 7m to recover.',
+      'Drill: forced outage of mx-eu-1 (smtp, tests every 5m) for 1h, then 7m of recovery.',
       '',
       'Alerts of mx-eu-1:',
       '  "mx-eu-1 is DOWN"  after 15m of failures, repeats, recovery message -> ops-mail, oncall-sms, legacy-mail (not subscribed)',
@@ -93,6 +94,7 @@ describe('monsync drill: orchestration and report', () => {
       '    +15m  DOWN  "mx-eu-1 is DOWN" -> ops-mail (email ops@example.com), oncall-sms (sms +15555550100); not subscribed: legacy-mail',
       '    +25m  DOWN  "mx-eu-1 is DOWN" (repeat) -> ops-mail (email ops@example.com), oncall-sms (sms +15555550100); not subscribed: legacy-mail',
       '    +45m  DOWN  "mx-eu-1 is DOWN" (repeat) -> ops-mail (email ops@example.com), oncall-sms (sms +15555550100); not subscribed: legacy-mail',
+      '    +60m  ----  the outage ends',
       '    +61m  UP    "mx-eu-1 is UP" -> ops-mail (email ops@example.com), oncall-sms (sms +15555550100); not subscribed: legacy-mail',
       '  3 down messages, 1 recovery message.',
       '',
@@ -101,6 +103,29 @@ describe('monsync drill: orchestration and report', () => {
       'The emulator clock moved forward by 67 minutes; it cannot be moved back.',
       '',
     ]);
+  });
+
+  it('keeps the clock running until every alert that fired has recovered, and says so when one never does', async () => {
+    const { eu } = acct.monitors;
+    const at = (min: number, alert: string, kind: 'down' | 'up') => (start: number): OutboxMessage =>
+      ({ time: start + min * 60, alert, monitor: eu, destination: acct.destinations.opsMail, kind, subject: kind, body: '', delivered: true });
+    // The SLOW alert is down only: it never sends an up message, and nothing waits for one.
+    const late = [at(16, acct.alerts.euDown, 'down'), at(31, acct.alerts.euSlow, 'down'), at(49, acct.alerts.euDown, 'up')];
+    const fake = fakeControl((start) => late.map((f) => f(start)));
+    const io = captureIo(v1Env(emu.url));
+    await runDrillCommand('mx-eu-1', { minutes: '40' }, io, async () => fake.control);
+    // 7 minutes at least; then one more minute at a time until the up message is there (+49).
+    expect(fake.calls.filter((c) => c.startsWith('advance'))).toHaveLength(49);
+    expect(fake.calls.filter((c) => c.startsWith('outbox'))).toHaveLength(3);
+    expect(io.stdout).toContain('for 40m, then 9m of recovery.');
+    expect(io.stdout).not.toContain('No recovery message');
+
+    const never = fakeControl((start) => [at(16, acct.alerts.euDown, 'down')].map((f) => f(start)));
+    const stuck = captureIo(v1Env(emu.url));
+    await runDrillCommand('mx-eu-1', { minutes: '20' }, stuck, async () => never.control);
+    expect(never.calls.filter((c) => c.startsWith('advance'))).toHaveLength(20 + 21);
+    expect(stuck.stdout).toContain('No recovery message 21m after the outage ended, for an alert that had fired; the drill stopped looking there.');
+    expect(stuck.stdout).toContain('The emulator clock moved forward by 41 minutes');
   });
 
   it('with nothing sent it says why: alerts paused, or an outage shorter than the alert timeout', async () => {
