@@ -11,7 +11,7 @@
  *          --parallelism <list> (1,8,32)  --per-resource-sample <n> (all)  --skip-apply
  *          --skip-per-resource  --out <file> (bench-results/latest.json)
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -114,6 +114,11 @@ async function startEmulatorProcess() {
   return { url, child, stop: () => child.kill('SIGTERM') };
 }
 
+function gitCommit() {
+  const r = spawnSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
 // ---- emulator helpers ------------------------------------------------------------------------------
 const setLatency = (url, ms) => control(url, 'POST', 'faults', { latency_ms: ms });
 const clearLog = (url) => control(url, 'DELETE', 'requests');
@@ -180,7 +185,14 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'monsync-bench-'));
   const emu = await startEmulatorProcess();
   const url = emu.url;
-  const result = { version: 1, date: new Date().toISOString(), node: process.version, options: { ...o, out: undefined }, load };
+  const onSignal = () => {
+    emu.stop();
+    rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const result = { version: 1, date: new Date().toISOString(), commit: gitCommit(), node: process.version, options: { ...o, out: undefined }, load };
   try {
     // ---- seed the large account ---------------------------------------------------------------
     let t = performance.now();
@@ -285,7 +297,6 @@ async function main() {
         ...managed.map((id) => `/v1/Config/Monitor/${id}/`),
         ...ids.alerts.map((id) => `/v1/Config/Alert/${id}/`),
         ...ids.groups.map((id) => `/v1/Config/Group/${id}/`),
-        ...ids.destinations.map((id) => `/v1/Config/AlertDestination/${id}/`),
       ];
       const total = paths.length;
       if (o.perResourceSample && o.perResourceSample < total) {
@@ -413,7 +424,7 @@ async function main() {
       `${result.account.alerts} alerts, ${result.account.groups} groups, ${result.account.destinations} destinations; ` +
       `latency ${o.latency} ms per request; median of ${o.reps}`,
   );
-  lines.push(`node ${process.version}, ${load.cores} cores, load average ${f2(load.start)} at start, ${f2(result.load.end)} at end`);
+  lines.push(`commit ${result.commit ?? '?'}, node ${process.version}, ${load.cores} cores, load average ${f2(load.start)} at start, ${f2(result.load.end)} at end`);
   lines.push('');
   lines.push(table(planRows, ['plan of the large account', 'wall ms', 'x floor', 'x fetch', 'requests', 'cpu ms', 'peak MB']));
   if (result.apply) {
