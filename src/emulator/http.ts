@@ -87,7 +87,8 @@ function send(res: ServerResponse, result: RouteResult): void {
   let payload: Buffer;
   if (result.text) {
     headers['Content-Type'] = result.text.contentType;
-    payload = Buffer.from(result.text.content, 'utf8');
+    const c = result.text.content;
+    payload = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
   } else {
     headers['Content-Type'] = 'application/json; charset=utf-8';
     payload = Buffer.from(JSON.stringify(result.body), 'utf8');

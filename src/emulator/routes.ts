@@ -6,6 +6,7 @@
 import type { EmulatorClock } from './clock.js';
 import { StoreError, badRequest } from './errors.js';
 import type { TokenService } from './auth.js';
+import { docsFile, docsPage } from './docs.js';
 import type { Average, EmulatorStore } from './store.js';
 import { validatePauseBody } from './validate.js';
 
@@ -28,8 +29,8 @@ export interface RouteResult {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-  /** Non-JSON answers (the v2 docs page). */
-  text?: { contentType: string; content: string };
+  /** Non-JSON answers (the v2 docs page and its files). */
+  text?: { contentType: string; content: string | Buffer };
 }
 
 export type Handler<C> = (ctx: C) => RouteResult | Promise<RouteResult>;
@@ -168,11 +169,6 @@ function boolParam(q: URLSearchParams, name: string): boolean | undefined {
 
 export const API_VERSION = { major: 2, minor: 0, release_date: '2024-03-01' } as const;
 
-const V2_DOCS = `<!doctype html><title>Monitoring API v2 (monsync emulator)</title>
-<h1>Monitoring API v2</h1><p>Served by the monsync emulator.</p><ul>
-<li>POST /v2/token (HTTP Basic client id and secret; form body grant_type=client_credentials)</li>
-<li>GET /v2/status?all=true|false (Bearer token)</li><li>GET /v2/version (Bearer token)</li></ul>`;
-
 export function buildApiRouter(): Router<RouteContext> {
   const r = new Router<RouteContext>();
   const s = (c: RouteContext): EmulatorStore => c.store;
@@ -191,7 +187,12 @@ export function buildApiRouter(): Router<RouteContext> {
   );
   r.add('GET', '/v2/status', (c) => ({ status: 200, body: s(c).statusV2(boolParam(c.query, 'all') ?? false) }));
   r.add('GET', '/v2/version', () => ({ status: 200, body: { ...API_VERSION } }));
-  r.add('GET', '/v2/docs', () => ({ status: 200, body: null, text: { contentType: 'text/html; charset=utf-8', content: V2_DOCS } }));
+  // Interactive documentation (docs.ts): public, as the real service's Swagger UI is.
+  r.add('GET', '/v2/docs', () => ({ status: 200, body: null, text: docsPage() }));
+  r.add('GET', '/v2/docs/:file', (c) => {
+    const file = docsFile((c.params.file as string).replace(/^.*\//, ''));
+    return file ? { status: 200, body: null, text: file } : v2Error(404, `no such documentation file: ${c.path}`);
+  });
 
   // 4.2 status
   r.add('GET', '/v1/Status', (c) => v1Ok(c, s(c).status()));
@@ -286,7 +287,10 @@ export function buildApiRouter(): Router<RouteContext> {
 export function authFor(path: string): 'v1' | 'bearer' | 'none' {
   const parts = splitPath(path);
   if (parts[0] === 'v1') return 'v1';
-  if (parts[0] === 'v2') return parts.length === 2 && (parts[1] === 'token' || parts[1] === 'docs') ? 'none' : 'bearer';
+  if (parts[0] === 'v2') {
+    if (parts.length === 2 && parts[1] === 'token') return 'none';
+    return parts[1] === 'docs' ? 'none' : 'bearer';
+  }
   return 'none';
 }
 
