@@ -42,7 +42,12 @@ export function renderDataText(data: MonitorData, options: DataRenderOptions): s
   const scale = chart.low === null || chart.high === null ? '' : `  ${c.dim(`${BARS[0]} ${formatMs(chart.low)}  ${BARS[7]} ${formatMs(chart.high)}`)}`;
   const first = points[0]!;
   const last = points[points.length - 1]!;
-  const perColumn = points.length > chart.columns.length ? `, ${c.dim(`each mark the slowest of ~${Math.round(points.length / chart.columns.length)} points`)}` : '';
+  const sizes = chart.columns.map((col) => col.points);
+  const [fewest, most] = [Math.min(...sizes), Math.max(...sizes)];
+  const perColumn =
+    points.length > chart.columns.length
+      ? `, ${c.dim(`each mark the slowest of ${fewest === most ? `${most}` : `${fewest}–${most}`} points`)}`
+      : '';
   lines.push('', `  ${spark}${scale}`, `  ${c.dim(`${utcMinute(first.utc_mktime * 1000)} → ${utcMinute(last.utc_mktime * 1000)}`)}${perColumn}`, '');
 
   const s = summarize(points);

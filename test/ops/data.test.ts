@@ -59,6 +59,11 @@ describe('chart', () => {
     ]);
     const coloured = renderDataText(data, { color: true, sinceSeconds: 3600, average: 'raw' });
     expect(coloured).toContain('\u001b[31m✗');
+    const many = { ...data, data: Array.from({ length: 7 }, (_, i) => item(i, 100 * (i + 1))) };
+    expect(renderDataText(many, { color: false, sinceSeconds: 3600, average: 'raw', width: 5 }).split('\n').slice(2, 4)).toEqual([
+      '  ▁▂▅▆█  ▁ 100 ms  █ 700 ms',
+      '  2024-06-03 10:00 UTC → 2024-06-03 10:30 UTC, each mark the slowest of 1–2 points',
+    ]);
     expect(renderDataText({ ...data, data: [] }, { color: false, sinceSeconds: 86_400, average: 'hour' })).toBe(
       'mx-eu-1 — response time, last 1d (hourly averages, 0 points)\nNo data for mx-eu-1 between 2024-06-03 09:59 UTC and 2024-06-03 11:00 UTC.\n',
     );
