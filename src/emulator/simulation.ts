@@ -48,10 +48,18 @@ function mix32(x: number): number {
   return x >>> 0;
 }
 
-/** Uniform numbers in [0, 1), the i-th of the stream for (seed, monitor, slot). */
-export function uniformStream(seed: string, monitorId: string, k: number): (i: number) => number {
-  const h = fnv1a(`${seed}\u0000${monitorId}\u0000${k}`);
-  return (i) => mix32(h ^ mix32(Math.imul(i + 1, 0x9e3779b9))) / 4294967296;
+/** The hash of (seed, monitor); a slot's hash mixes its index into it. */
+export function monitorHash(seed: string, monitorId: string): number {
+  return fnv1a(`${seed}\u0000${monitorId}`);
+}
+
+export function slotHash(monitor: number, k: number): number {
+  return mix32(monitor ^ mix32((Math.imul(k, 0x85ebca6b) + 0x27d4eb2f) | 0));
+}
+
+/** The i-th uniform number in [0, 1) of a slot. */
+export function uniform(h: number, i: number): number {
+  return mix32(h ^ mix32(Math.imul(i + 1, 0x9e3779b9))) / 4294967296;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -123,6 +131,19 @@ export function slotAtOrBefore(segs: readonly Segment[], at: number): Slot | nul
   return null;
 }
 
+/** The first slot later than `after`. */
+export function slotAfter(segs: readonly Segment[], after: number): Slot | null {
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i] as Segment;
+    const p = s.timer * 60;
+    const lo = Math.max(after + 1, s.start + p);
+    const j = Math.ceil((lo - s.start) / p);
+    const t = s.start + j * p;
+    if (t < segEnd(segs, i)) return { t, k: s.base + j };
+  }
+  return null;
+}
+
 /** Slots with `after < t <= upTo`, in time order. */
 export function slotsIn(segs: readonly Segment[], after: number, upTo: number): Slot[] {
   const out: Slot[] = [];
@@ -166,6 +187,9 @@ export interface SimMonitor {
   /** For hop analysis. */
   target: string;
   domain: string;
+  /** monitorHash(hashSeed, id), computed on first use. */
+  hash?: number;
+  hashSeed?: string;
 }
 
 export interface TestResult {
@@ -177,8 +201,8 @@ export interface TestResult {
   /** Unix seconds the reply arrived; null when none did. */
   term: number | null;
   error: string | null;
-  /** Draws for the hop analysis. */
-  u: (i: number) => number;
+  /** The slot's hash: further draws (hop analysis) come from it. */
+  h: number;
 }
 
 export const OUTAGE_ERROR = 'no response: the test message did not come back';
@@ -197,28 +221,32 @@ export function inOutage(outages: readonly Outage[], t: number): boolean {
 }
 
 export function testResult(cfg: SimConfig, m: SimMonitor, slot: Slot): TestResult {
-  const u = uniformStream(cfg.seed, m.id, slot.k);
-  const base = { t: slot.t, k: slot.k, u };
-  if (inOutage(m.outages, slot.t)) return { ...base, complete: false, ms: null, term: null, error: OUTAGE_ERROR };
-  if (u(0) < cfg.failureRate) {
+  if (m.hashSeed !== cfg.seed || m.hash === undefined) {
+    m.hash = monitorHash(cfg.seed, m.id);
+    m.hashSeed = cfg.seed;
+  }
+  const h = slotHash(m.hash, slot.k);
+  const { t, k } = slot;
+  if (m.outages.length && inOutage(m.outages, t)) return { t, k, h, complete: false, ms: null, term: null, error: OUTAGE_ERROR };
+  if (uniform(h, 0) < cfg.failureRate) {
     const list = m.smtp ? SMTP_ERRORS : OTHER_ERRORS;
-    return { ...base, complete: false, ms: null, term: null, error: list[Math.floor(u(1) * list.length)] as string };
+    return { t, k, h, complete: false, ms: null, term: null, error: list[Math.floor(uniform(h, 1) * list.length)] as string };
   }
   // SMTP round trips: mostly seconds, a few slow enough to pass small ttls (about 5% over 30 s,
   // 2% over a minute). Other types answer in milliseconds.
-  const r = u(2);
-  const v = u(3);
+  const r = uniform(h, 2);
+  const v = uniform(h, 3);
   let ms: number;
   if (m.smtp) ms = r < 0.93 ? 1500 + v * 13_500 : r < 0.98 ? 15_000 + v * 45_000 : 60_000 + v * (MAX_REPLY_SECONDS * 1000 - 60_000);
   else ms = r < 0.95 ? 20 + v * 280 : 300 + v * 2700;
   ms = Math.round(ms);
   const seconds = m.smtp ? Math.max(1, Math.round(ms / 1000)) : Math.ceil(ms / 1000);
-  const term = slot.t + seconds;
+  const term = t + seconds;
   if (m.ttl > 0 && ms > m.ttl * 1000) {
     const shown = m.smtp ? seconds : ms / 1000;
-    return { ...base, complete: false, ms, term, error: `reply after ${shown} s, past the ttl of ${m.ttl} s` };
+    return { t, k, h, complete: false, ms, term, error: `reply after ${shown} s, past the ttl of ${m.ttl} s` };
   }
-  return { ...base, complete: true, ms, term, error: null };
+  return { t, k, h, complete: true, ms, term, error: null };
 }
 
 /** Test data object (API 2.7); `completeField` is `flag` where the service's sample names it so. */
@@ -255,11 +283,11 @@ const INBOUND = 'inbound.mailive.example';
 export function hopsOf(m: SimMonitor, r: TestResult): Hop[] | null {
   if (!m.smtp || r.term === null) return null;
   const total = r.term - r.t;
-  const n = 2 + Math.min(2, Math.floor(r.u(10) * 3));
-  const target = m.target === 'mx' ? `mx.${m.domain}` : m.target === 'mx:failover' ? (r.u(11) < 0.9 ? `mx1.${m.domain}` : `mx2.${m.domain}`) : m.target;
+  const n = 2 + Math.min(2, Math.floor(uniform(r.h, 10) * 3));
+  const target = m.target === 'mx' ? `mx.${m.domain}` : m.target === 'mx:failover' ? (uniform(r.h, 11) < 0.9 ? `mx1.${m.domain}` : `mx2.${m.domain}`) : m.target;
   const middle = [`mailstore.${m.domain}`, `relay.${m.domain}`].slice(0, n - 2);
   const hosts = [PROBE, target, ...middle, INBOUND];
-  const weights = Array.from({ length: n }, (_, i) => 0.2 + r.u(20 + i));
+  const weights = Array.from({ length: n }, (_, i) => 0.2 + uniform(r.h, 20 + i));
   const sum = weights.reduce((a, b) => a + b, 0);
   const parts = weights.map((w) => Math.floor((total * w) / sum));
   parts[n - 1] = (parts[n - 1] as number) + total - parts.reduce((a, b) => a + b, 0);
@@ -282,7 +310,7 @@ export function hopsOf(m: SimMonitor, r: TestResult): Hop[] | null {
  * time (after a settings change) with the same outcome.
  */
 export class SuccessTracker {
-  private scanned: number;
+  private next: Slot | null;
   private pending: number[] = [];
   lastSuccess: number;
 
@@ -291,7 +319,7 @@ export class SuccessTracker {
     private readonly m: SimMonitor,
     at: number,
   ) {
-    this.scanned = at;
+    this.next = slotAfter(m.segments, at);
     this.lastSuccess = m.created;
     // Walk back from `at` to the latest reply that arrived by then; outages are skipped whole.
     // A reply takes at most MAX_REPLY_SECONDS, so once the slots are older than the best reply by
@@ -316,12 +344,10 @@ export class SuccessTracker {
 
   /** Moves to the check at `at` (later than the previous one). */
   advance(at: number): number {
-    if (at > this.scanned) {
-      for (const slot of slotsIn(this.m.segments, this.scanned, at)) {
-        const r = testResult(this.cfg, this.m, slot);
-        if (r.complete && r.term !== null) this.pending.push(r.term);
-      }
-      this.scanned = at;
+    while (this.next && this.next.t <= at) {
+      const r = testResult(this.cfg, this.m, this.next);
+      if (r.complete && r.term !== null) this.pending.push(r.term);
+      this.next = slotAfter(this.m.segments, this.next.t);
     }
     if (this.pending.length) {
       const still: number[] = [];

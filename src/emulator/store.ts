@@ -700,6 +700,7 @@ export class EmulatorStore {
       }
       pruneSchedule(m.segments, from);
     }
+    for (const st of this.alertStates.values()) if (st.events.length && (st.events[0] as AlertEvent).time < from) pruneEvents(st, from);
   }
 
   private checkMinute(at: number): boolean {
@@ -722,7 +723,6 @@ export class EmulatorStore {
       const event = checkAlert(state, rule, at, lastSuccess);
       if (!event) continue;
       produced = true;
-      pruneEvents(state, at - RETENTION_SECONDS);
       this.send(alertId, monitorId, a, event);
     }
     return produced;
@@ -777,6 +777,8 @@ export class EmulatorStore {
       outages: m.outages,
       target: asString(raw.ip_address ?? raw.hostname) || 'mx',
       domain: at >= 0 && at < account.length - 1 ? account.slice(at + 1) : 'example.org',
+      hash: 0,
+      hashSeed: undefined,
     };
     return m.sim;
   }
