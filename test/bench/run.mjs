@@ -472,6 +472,10 @@ async function main() {
     try {
       const prev = JSON.parse(readFileSync(o.out, 'utf8'));
       const cmp = [];
+      const po = prev.options ?? {};
+      if (po.monitors !== o.monitors || po.latency !== o.latency || po.creates !== o.creates) {
+        throw new Error('the previous run measured another account or latency');
+      }
       for (const [k, p] of Object.entries(result.plans)) {
         const q = prev.plans?.[k];
         if (q) cmp.push([p.name, f0(q.wall_ms), f0(p.wall_ms), f2(p.wall_ms / q.wall_ms)]);
@@ -484,8 +488,9 @@ async function main() {
         process.stdout.write(`\ncompared with the previous run (${prev.date}):\n${table(cmp, ['', 'before ms', 'now ms', 'now / before'])}\n`);
       }
       writeFileSync(o.out.replace(/\.json$/, '.previous.json'), JSON.stringify(prev, null, 2));
-    } catch {
-      // An unreadable previous result is only a missing comparison.
+    } catch (err) {
+      // An unreadable or incomparable previous result is only a missing comparison.
+      process.stdout.write(`\nno comparison with the previous run: ${err instanceof Error ? err.message : String(err)}\n`);
     }
   }
   writeFileSync(o.out, JSON.stringify(result, null, 2));
