@@ -8,7 +8,9 @@ export function register(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--state <file>', 'persist state to this JSON file (atomic writes; a restart keeps everything)')
     .option('--seed <name>', 'initial data when the state is new: default or empty', 'default')
-    .action(async (opts: { port: string; host: string; state?: string; seed: string }) => {
+    .option('--sim-seed <seed>', 'seed of the simulated test results (same seed, same results)')
+    .option('--failure-rate <rate>', 'share of simulated tests that fail on their own, 0 to 1 (default 0.01)')
+    .action(async (opts: { port: string; host: string; state?: string; seed: string; simSeed?: string; failureRate?: string }) => {
       const { runEmulatorCommand } = await import('../emulator/cli.js');
       await runEmulatorCommand(opts);
     });

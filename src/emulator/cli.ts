@@ -12,6 +12,16 @@ export interface EmulatorCommandOptions {
   host: string;
   state?: string;
   seed: string;
+  simSeed?: string;
+  failureRate?: string;
+}
+
+function parseFailureRate(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new UserError(`--failure-rate must be a number from 0 to 1, got "${v}"`, { exitCode: 2 });
+  }
+  return n;
 }
 
 function parsePort(v: string): number {
@@ -25,6 +35,7 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions): Promise<
   const port = parsePort(opts.port);
   if (!isSeedName(opts.seed)) throw new UserError(`--seed must be default or empty, got "${opts.seed}"`, { exitCode: 2 });
   if (opts.host.trim() === '') throw new UserError('--host must not be empty', { exitCode: 2 });
+  const failureRate = opts.failureRate === undefined ? undefined : parseFailureRate(opts.failureRate);
 
   let emu;
   try {
@@ -33,6 +44,8 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions): Promise<
       port,
       seed: opts.seed,
       ...(opts.state !== undefined && { statePath: opts.state }),
+      ...(opts.simSeed !== undefined && { simSeed: opts.simSeed }),
+      ...(failureRate !== undefined && { failureRate }),
       onPersistError: (err) => process.stderr.write(`monsync emulator: ${err.message}\n`),
     });
   } catch (err) {
