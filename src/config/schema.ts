@@ -3,37 +3,19 @@
  * (the same file editors use through the modeline), with every ajv error turned into a message in
  * the user's terms at the YAML position of the offending key or value.
  */
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { diag, show, type Diagnostic } from './diagnostics.js';
+// Compiled from the schema at build time (scripts/schema-validator.mjs): no run compiles it.
+import { validate as generatedValidate } from './generated/validate-schema.js';
 import type { Locator, PathSegment } from './locate.js';
 import { pointerToPath } from './locate.js';
 import { closest } from './suggest.js';
-
-// ajv-formats is CommonJS with `exports.default`: under NodeNext the default import is typed as the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020, formats: string[]) => Ajv2020;
 
 export const SCHEMA_URL = new URL('../../schemas/monsync.schema.json', import.meta.url);
 
 type JsonSchema = Record<string, unknown>;
 
-let compiled: { validate: ValidateFunction; schema: JsonSchema } | undefined;
-
-export function loadSchema(): JsonSchema {
-  return JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as JsonSchema;
-}
-
-function validator(): ValidateFunction {
-  if (!compiled) {
-    const schema = loadSchema();
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
-    addFormats(ajv, ['email']);
-    compiled = { validate: ajv.compile(schema), schema };
-  }
-  return compiled.validate;
-}
+const validator = generatedValidate as unknown as ValidateFunction;
 
 /** Units shown after allowed numbers. */
 const UNITS: Record<string, string> = { timer: ' minutes', ttl: ' seconds' };
@@ -208,7 +190,7 @@ function errorToDiagnostic(e: ErrorObject, locator: Locator): Diagnostic | undef
 }
 
 export function validateFile(data: unknown, locator: Locator): Diagnostic[] {
-  const validate = validator();
+  const validate = validator;
   if (validate(data)) return [];
   const errors = validate.errors ?? [];
   // One message per value: an enum lists the allowed values, which says more than their type;
