@@ -905,11 +905,23 @@ export function pairAlerts(
 }
 
 /**
- * Refs must be unique. Creates are keyed by declared names, which are unique; updates and deletes of
- * live resources that share a key (duplicate live alerts) get their id appended.
+ * Refs must be unique. Creates are keyed by declared names (alert creates that still collide get a
+ * counter); updates and deletes of live resources that share a key (duplicate live alerts) get their
+ * id appended.
  */
 function uniqueRefs(changes: Change[]): void {
-  const seen = new Set(changes.filter((c) => c.action === 'create').map((c) => c.ref));
+  const seen = new Set<string>();
+  for (const c of changes) {
+    if (c.action !== 'create') continue;
+    // Alert refs join a label and a subject with '/', both free text: monitor "a" alert "b/c" and
+    // monitor "a/b" alert "c" share one. Nothing refers to an alert create, so a suffix is safe.
+    if (seen.has(c.ref)) {
+      let n = 2;
+      while (seen.has(`${c.ref}#${n}`)) n++;
+      c.ref = `${c.ref}#${n}`;
+    }
+    seen.add(c.ref);
+  }
   for (const c of changes) {
     if (c.action === 'create') continue;
     if (seen.has(c.ref)) c.ref = `${c.ref}#${c.id}`;
