@@ -638,6 +638,15 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     };
 
     for (const [da, a] of pairs) {
+      if (a.type !== 'up-down') {
+        // The update's body says `type: "up-down"`: it would convert the alert, which no field of the plan shows.
+        problem(
+          `alert ${q(`${home.label} / ${da.subject_init}`)}${at(da.source)} matches alert ${q(a.subject_init)} (id ${a.id}) of type ${q(
+            a.type,
+          )}; monsync manages only up-down alerts, so give the declared alert another subject_init`,
+        );
+        continue;
+      }
       const { key, destIds, after, body } = plannedAlert(da);
       const before = liveAlertFields(a);
       const changed = ALERT_FIELDS.filter((f) =>

@@ -2,10 +2,10 @@
  * Review findings in the planner (src/plan/diff.ts), each pinned by a test that failed before its fix.
  */
 import { describe, expect, it } from 'vitest';
-import { diff } from '../../src/plan/diff.js';
+import { diff, PlanError } from '../../src/plan/diff.js';
 import { executePlan } from '../../src/apply/execute.js';
 import { parseSavedPlan, serializePlan } from '../../src/apply/saved-plan.js';
-import { dAlert, desiredState, dMonitor, liveState } from '../plan/helpers.js';
+import { dAlert, desiredState, dMonitor, liveAlert, liveMonitor, liveState, topAlert } from '../plan/helpers.js';
 import { FakeApi } from '../apply/fake-api.js';
 
 const opts = { target: 'http://127.0.0.1:1', now: new Date('2026-01-01T00:00:00Z') };
@@ -33,3 +33,26 @@ describe('diff: change refs are unique even when labels and subjects contain "/"
   });
 });
 
+
+describe('diff: a declared alert never silently rewrites a live alert of another type', () => {
+  // Only up-down alerts can be created, but HTTP and other monitors carry other alert types. An
+  // up-down alert declared with the subject of such an alert was planned as an update whose PUT
+  // body carries `type: "up-down"`: the plan text showed at most a subject or timeout change, while
+  // apply converted the other alert into an up-down one.
+  it('is a problem the user must resolve, not an update', () => {
+    const web = liveMonitor({ id: 'h1', label: 'www-http', type: 'http', meta: {} });
+    const live = liveState({
+      monitors: [web],
+      alerts: [liveAlert({ id: 'a1', monitor: 'h1', subject_init: 'www down', type: 'threshold', timeout: null })],
+    });
+    const desired = desiredState({ alerts: [topAlert('www-http', 'www down', { timeout: 5 })] });
+    let err: unknown;
+    try {
+      diff(desired, live, opts);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlanError);
+    expect((err as PlanError).problems.join('\n')).toMatch(/threshold/);
+  });
+});
