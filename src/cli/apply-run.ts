@@ -42,12 +42,10 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
     if (!process.stdin.isTTY) {
       throw new UserError('not on a terminal, so there is nobody to confirm: review the plan above and run again with --auto-approve');
     }
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    const answer = await rl.question('\nDo you want to perform these actions? Only "yes" will be accepted: ');
-    rl.close();
-    if (answer.trim() !== 'yes') {
-      out('Apply cancelled; nothing was changed.\n');
-      return 1;
+    const answer = await confirmApply(process.stdin, process.stdout);
+    if (answer !== 'yes') {
+      out(`${answer === 'interrupted' ? '\n' : ''}Apply cancelled; nothing was changed.\n`);
+      return answer === 'interrupted' ? 130 : 1;
     }
   }
 
@@ -77,6 +75,25 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
     }
   }
   return result.failed > 0 ? 1 : 0;
+}
+
+/**
+ * Asks for "yes". Ctrl-C at the prompt (readline turns it into an AbortError, or a 'SIGINT' on the
+ * interface) is an interruption, not an internal error: nothing was changed, exit 130.
+ */
+export async function confirmApply(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<'yes' | 'no' | 'interrupted'> {
+  const rl = createInterface({ input, output });
+  const controller = new AbortController();
+  rl.once('SIGINT', () => controller.abort());
+  try {
+    const answer = await rl.question('\nDo you want to perform these actions? Only "yes" will be accepted: ', { signal: controller.signal });
+    return answer.trim() === 'yes' ? 'yes' : 'no';
+  } catch (err) {
+    if (err instanceof Error && err.name === 'AbortError') return 'interrupted';
+    throw err;
+  } finally {
+    rl.close();
+  }
 }
 
 async function execute(plan: Plan, api: MonitoringApi, parallelism: number, color: boolean) {
