@@ -50,7 +50,8 @@ const sorted = (xs: readonly string[]): string[] => [...xs].sort();
  * nothing about configuration (alert `violations`), order the service does not promise (list order,
  * the order of id arrays), and group member lists: read-live fills those from monitors' `groups` or
  * from single-group reads of only the groups a plan needs, so they differ between two reads of an
- * unchanged account. Membership is still covered through each monitor's `groups`.
+ * unchanged account. Membership is still covered through each monitor's `groups`, including the
+ * memberships of ignored monitors in groups that are not ignored.
  *
  * The second argument is the ignore globs, or an object carrying them (a plan's `options`).
  */
@@ -60,7 +61,17 @@ export function fingerprintLive(
 ): string {
   const globs = Array.isArray(ignore) ? ignore : ((ignore as { ignore?: readonly string[] }).ignore ?? []);
   const l = filterIgnored(live, globs);
+  // Ignored monitors stay out, but not their membership of groups the plan may replace: a declared
+  // group's PUT (replace: true) carries the ignored members it saw, so a change there must be seen.
+  const keptGroups = new Set(l.groups.map((g) => g.id));
+  const keptMonitors = new Set(l.monitors.map((m) => m.id));
+  const ignoredMemberships = [...live.monitors]
+    .filter((m) => !keptMonitors.has(m.id) && m.groups !== null)
+    .sort(byId)
+    .map((m) => ({ id: m.id, groups: sorted((m.groups ?? []).filter((g) => keptGroups.has(g))) }))
+    .filter((m) => m.groups.length > 0);
   const canonical = {
+    ...(ignoredMemberships.length > 0 ? { ignored_memberships: ignoredMemberships } : {}),
     monitors: [...l.monitors].sort(byId).map((m) => ({
       ...m,
       alerts: sorted(m.alerts),
