@@ -7,6 +7,7 @@ import type { DesiredState } from '../model/desired.js';
 import { buildState } from './build.js';
 import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { interpolateDocument, type Env } from './interpolate.js';
+import { PositionIndex } from './locate.js';
 import { parseSource, toPlainData } from './parse.js';
 import type { RawFile } from './raw.js';
 import { readSourceFile, resolveInputs, type SourceFile } from './read.js';
@@ -41,7 +42,9 @@ function loadFile(source: SourceFile, env: Env): { valid?: ValidFile; diagnostic
   );
   diagnostics.push(...schemaProblems);
   if (diagnostics.length > 0) return { diagnostics };
-  return { valid: { locator: parsed.locator, data: data as unknown as RawFile }, diagnostics };
+  // Later stages need positions only: the document itself is dropped with this frame.
+  const positions = PositionIndex.of(parsed.locator, parsed.doc, parsed.lines);
+  return { valid: { locator: positions, data: data as unknown as RawFile }, diagnostics };
 }
 
 export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {

@@ -49,6 +49,11 @@ export class Locator {
   /** Alias resolution walks the whole document each time: remember the answers. */
   private readonly resolved = new Map<Alias, unknown>();
 
+  /** The node an alias stands for (through chains of aliases); other nodes as they are. */
+  derefNode(node: unknown): unknown {
+    return this.deref(node);
+  }
+
   private deref(node: unknown): unknown {
     let cur = node;
     for (let hops = 0; isAlias(cur) && hops < 64; hops++) {
@@ -126,4 +131,117 @@ export function pointerToPath(pointer: string): PathSegment[] {
     .split('/')
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+}
+
+/** What the cross-file stages ask of a file: where a path's value or key was written. */
+export interface Positions {
+  readonly file: string;
+  value(path: readonly PathSegment[]): Position;
+  key(path: readonly PathSegment[]): Position;
+}
+
+/**
+ * One value reached by a path: `v` where `Locator.value` puts it, `k` where `Locator.key` does
+ * (byte offsets, -1 for "no range"), and the entries below it when it is a mapping or a list.
+ */
+interface Entry {
+  v: number;
+  k: number;
+  below: Below | undefined;
+}
+type Below = Map<string, Entry> | Entry[];
+
+const start = (node: unknown): number => (node as Node | null | undefined)?.range?.[0] ?? -1;
+
+/**
+ * The answers of a Locator for every path into the data, computed in one walk of the document so
+ * the document (many times the size of its text) can be dropped once the file has passed the
+ * per-file stages. Gives exactly the positions the Locator would.
+ */
+export class PositionIndex implements Positions {
+  private constructor(
+    readonly file: string,
+    private readonly lines: LineCounter,
+    private readonly root: Entry,
+  ) {}
+
+  static of(locator: Locator, doc: Document, lines: LineCounter): PositionIndex {
+    // Collections reached through several aliases share their entries.
+    const memo = new Map<Node, Below | undefined>();
+    const belowOf = (node: unknown): Below | undefined => {
+      const target = locator.derefNode(node);
+      if (!isMap(target) && !isSeq(target)) return undefined;
+      if (memo.has(target)) return memo.get(target);
+      if (isSeq(target)) {
+        const items: Entry[] = [];
+        memo.set(target, items);
+        for (const item of target.items) {
+          const at = start(item);
+          items.push({ v: at, k: at, below: belowOf(item) });
+        }
+        return items;
+      }
+      const keys = new Map<string, Entry>();
+      memo.set(target, keys);
+      // Locator.findPair's order: the map's own keys first, then its merge sources, in order.
+      for (const item of target.items) {
+        if (!isPair(item) || isMergeKey(item.key)) continue;
+        const text = keyText(item.key);
+        if (text === undefined || keys.has(text)) continue;
+        const value = item.value as Node | null;
+        keys.set(text, { v: value ? start(value) : start(item.key), k: start(item.key), below: belowOf(value) });
+      }
+      const addMerged = (map: unknown, mergeDepth: number): void => {
+        const m = locator.derefNode(map);
+        if (!isMap(m) || mergeDepth > 16) return;
+        if (mergeDepth > 0) {
+          for (const item of m.items) {
+            if (!isPair(item) || isMergeKey(item.key)) continue;
+            const text = keyText(item.key);
+            if (text === undefined || keys.has(text)) continue;
+            const value = item.value as Node | null;
+            keys.set(text, { v: value ? start(value) : start(item.key), k: start(item.key), below: belowOf(value) });
+          }
+        }
+        for (const item of m.items) {
+          if (!isPair(item) || !isMergeKey(item.key)) continue;
+          const src = locator.derefNode(item.value);
+          for (const s of isSeq(src) ? src.items : [src]) addMerged(s, mergeDepth + 1);
+        }
+      };
+      addMerged(target, 0);
+      return keys;
+    };
+    const at = start(doc.contents);
+    return new PositionIndex(locator.file, lines, { v: at, k: at, below: belowOf(doc.contents) });
+  }
+
+  private pos(offset: number): Position {
+    if (offset < 0) return { line: 1, column: 1 };
+    const { line, col } = this.lines.linePos(offset);
+    return { line: Math.max(1, line), column: Math.max(1, col) };
+  }
+
+  /** The entry at `path`, or the deepest one reached (as Locator.find's `nearest`). */
+  private find(path: readonly PathSegment[]): { entry: Entry; complete: boolean } {
+    let entry = this.root;
+    for (const seg of path) {
+      const below = entry.below;
+      let next: Entry | undefined;
+      if (below instanceof Map) next = below.get(String(seg));
+      else if (below && /^\d+$/.test(String(seg))) next = below[Number(seg)];
+      if (!next) return { entry, complete: false };
+      entry = next;
+    }
+    return { entry, complete: true };
+  }
+
+  value(path: readonly PathSegment[]): Position {
+    return this.pos(this.find(path).entry.v);
+  }
+
+  key(path: readonly PathSegment[]): Position {
+    const { entry, complete } = this.find(path);
+    return this.pos(complete ? entry.k : entry.v);
+  }
 }

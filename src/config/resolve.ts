@@ -6,7 +6,7 @@
 import type { SourceRef } from '../model/desired.js';
 import { DEFAULT_OWNER } from '../model/live.js';
 import { diag, type Diagnostic } from './diagnostics.js';
-import type { Locator, PathSegment } from './locate.js';
+import type { PathSegment, Positions } from './locate.js';
 import {
   ALERT_DEFAULT_FIELDS,
   SPEC_FIELDS,
@@ -19,13 +19,13 @@ import {
 } from './raw.js';
 
 export interface ValidFile {
-  locator: Locator;
+  locator: Positions;
   data: RawFile;
 }
 
 /** A place in a file: positions are computed only when a message or the state needs them. */
 export interface Ref {
-  locator: Locator;
+  locator: Positions;
   path: PathSegment[];
 }
 
@@ -117,7 +117,7 @@ function mergeFields<T extends object>(
   defaults: Partial<T> | undefined,
   defaultsRef: Ref | undefined,
   fields: readonly (keyof T & string)[],
-  locator: Locator,
+  locator: Positions,
 ): MergedFields<T> {
   const values: Partial<T> = {};
   const origins: Partial<Record<keyof T, Ref>> = {};
@@ -136,7 +136,7 @@ function mergeFields<T extends object>(
 function resolveAlert(
   raw: RawAlert,
   path: PathSegment[],
-  locator: Locator,
+  locator: Positions,
   monitor: string,
   monitorRef: Ref,
   topLevel: boolean,
