@@ -3,95 +3,25 @@
  *
  * The CLI is built once into a private package directory (node_modules/.cache/monsync-e2e: a copy
  * of bin/, the compiled dist/, schemas/ linked), never into the repository's dist/: other suites
- * rebuild dist/ while these tests have CLI processes running from it. Test files run in parallel
- * workers, so a lock makes them build one at a time and a stamp of the sources skips a build
- * whose output is already there.
+ * rebuild dist/ while these tests have CLI processes running from it. The build, with its lock and
+ * source stamp, is test/helpers/build.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { ROOT, binOf, buildCliInto } from './build.js';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
+export { ROOT };
 /** The private package the e2e CLI runs from. */
 export const PKG = join(ROOT, 'node_modules', '.cache', 'monsync-e2e');
-export const BIN = join(PKG, 'bin', 'monsync.js');
-const MAIN = join(PKG, 'dist', 'cli', 'main.js');
-const LOCK = join(ROOT, 'node_modules', '.cache', 'monsync-e2e.lock');
-const STAMP = join(PKG, 'stamp');
+export const BIN = binOf(PKG);
 
 export const USERNAME = 'demo@example.com';
 export const PASSWORD = 'demo-password';
 
-function sourcesHash(): string {
-  const h = createHash('sha256');
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else {
-        h.update(relative(ROOT, p));
-        h.update(readFileSync(p));
-      }
-    }
-  };
-  walk(join(ROOT, 'src'));
-  for (const f of ['tsconfig.json', 'tsconfig.build.json', 'bin/monsync.js']) h.update(readFileSync(join(ROOT, f)));
-  return h.digest('hex');
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function withLock<T>(fn: () => Promise<T>): Promise<T> {
-  mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      // A lock older than any build is left over from a killed run.
-      try {
-        if (Date.now() - statSync(LOCK).mtimeMs > 240_000) rmSync(LOCK, { recursive: true, force: true });
-      } catch {
-        // Released meanwhile.
-      }
-      if (Date.now() > deadline) throw new Error(`waited too long for the build lock ${LOCK}`);
-      await sleep(200);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
-}
-
 /** Builds the CLI unless the private package already holds the build of the current sources. */
 export async function buildCli(): Promise<void> {
-  await withLock(async () => {
-    const hash = sourcesHash();
-    if (existsSync(MAIN) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash) return;
-    mkdirSync(join(PKG, 'bin'), { recursive: true });
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = [tsc, '-p', 'tsconfig.build.json', '--outDir', join(PKG, 'dist'), '--incremental', '--tsBuildInfoFile', join(PKG, 'tsbuildinfo')];
-    const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (d) => (output += d));
-      child.stderr.on('data', (d) => (output += d));
-      child.on('exit', (c) => resolve({ code: c ?? 1, output }));
-    });
-    // Type errors elsewhere in the tree still emit JavaScript; only a build without output is fatal.
-    if (code !== 0 && !existsSync(MAIN)) throw new Error(`build failed:\n${output}`);
-    copyFileSync(join(ROOT, 'bin', 'monsync.js'), BIN);
-    // dist/config/schema.js reads ../../schemas/monsync.schema.json; export looks for package.json.
-    if (!existsSync(join(PKG, 'schemas'))) symlinkSync(join(ROOT, 'schemas'), join(PKG, 'schemas'), 'dir');
-    copyFileSync(join(ROOT, 'package.json'), join(PKG, 'package.json'));
-    writeFileSync(STAMP, hash);
-  });
+  await buildCliInto(PKG);
 }
 
 export interface CliResult {
