@@ -151,7 +151,8 @@ function mayStillBeInFlight(err: unknown): boolean {
   return err.kind === 'timeout' || (err.kind === 'network' && err.maybeApplied);
 }
 
-const GONE_TEXT = /\b(unknown|not found|no such|does not exist|doesn't exist)\b/i;
+// "unknown" only about an id ("Unknown group id 9"): "unknown error" must not turn a refused delete into a done one.
+const GONE_TEXT = /\b(unknown\s+(?:\w+\s+)?id|not found|no such|does not exist|doesn't exist)\b/i;
 
 /** A delete answered "no such resource": it is already what the plan wanted. */
 function isGone(err: unknown): boolean {
