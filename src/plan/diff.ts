@@ -638,8 +638,9 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     };
 
     for (const [da, a] of pairs) {
-      if (a.type !== 'up-down') {
+      if (a.type !== 'up-down' && a.type !== '') {
         // The update's body says `type: "up-down"`: it would convert the alert, which no field of the plan shows.
+        // ('' is a list entry without a type: nothing says it is another type.)
         problem(
           `alert ${q(`${home.label} / ${da.subject_init}`)}${at(da.source)} matches alert ${q(a.subject_init)} (id ${a.id}) of type ${q(
             a.type,

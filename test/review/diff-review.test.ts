@@ -56,3 +56,12 @@ describe('diff: a declared alert never silently rewrites a live alert of another
     expect((err as PlanError).problems.join('\n')).toMatch(/threshold/);
   });
 });
+
+describe('diff: an alert whose type the service did not report', () => {
+  it('is still updated as before (only a known other type is refused)', () => {
+    const web = liveMonitor({ id: 'h1', label: 'www-http', type: 'http', meta: {} });
+    const live = liveState({ monitors: [web], alerts: [liveAlert({ id: 'a1', monitor: 'h1', subject_init: 'www down', type: '', timeout: 10 })] });
+    const plan = diff(desiredState({ alerts: [topAlert('www-http', 'www down', { timeout: 5 })] }), live, opts);
+    expect(plan.changes.map((c) => [c.action, c.id, c.changed])).toEqual([['update', 'a1', ['timeout']]]);
+  });
+});
