@@ -24,6 +24,11 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
   let desired: DesiredState | null = null;
   if (opts.plan) {
     if (paths.length > 0) throw new UserError('give either configuration paths or --plan FILE, not both');
+    // The saved plan fixed its targets and pruning when it was made: silently running all of it would
+    // do more than a `--target` on the command line says.
+    if ((opts.target?.length ?? 0) > 0 || opts.prune) {
+      throw new UserError('--target and --prune cannot be combined with --plan FILE: the saved plan already fixed them; run plan again with them');
+    }
     api = await connect(opts, concurrency);
     ({ plan, live } = await loadSavedPlan(api, opts.plan));
   } else {
