@@ -153,3 +153,16 @@ export function shortTime(iso: string): string {
   if (Number.isNaN(d.getTime())) return escapeControl(iso);
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/**
+ * Members a group update adds and removes. The plan's notes count by id, so a member this plan
+ * renames is neither; only a plan without notes (hand-made) falls back to comparing labels. One
+ * note without the other means nothing on that side.
+ */
+export function memberChanges(change: Change): { added: string[]; removed: string[] } {
+  const note = change.note;
+  if (note?.members_added !== undefined || note?.members_removed !== undefined) {
+    return { added: note.members_added ?? [], removed: note.members_removed ?? [] };
+  }
+  return setDiff(change.before?.['monitors'], change.after?.['monitors']);
+}

@@ -19,6 +19,7 @@ import {
   keyField,
   leftAloneParts,
   mapDiff,
+  memberChanges,
   metaKey,
   planLine,
   plural,
@@ -101,8 +102,7 @@ function changeCell(c: Change): string {
     if (f === keyField(c) && (c.note?.renamed_from !== undefined || c.note?.subject_changed_from !== undefined)) continue;
     if (c.kind === 'monitor' && f === 'meta' && c.note?.adopt) continue;
     if (c.kind === 'group' && f === 'monitors') {
-      const added = c.note?.members_added ?? setDiff(before[f], after[f]).added;
-      const removed = c.note?.members_removed ?? setDiff(before[f], after[f]).removed;
+      const { added, removed } = memberChanges(c);
       parts.push([...added.map((l) => `+ ${mdCode(l)}`), ...removed.map((l) => `− ${mdCode(l)}`)].join(', '));
     } else if (f === 'alert_destinations') {
       const d = setDiff(before[f], after[f]);
@@ -157,8 +157,9 @@ function updateDiff(c: Change): string[] {
     const b = before[f];
     const a = after[f];
     if ((c.kind === 'group' && f === 'monitors') || f === 'alert_destinations') {
-      const d = setDiff(b, a);
-      out.push(` ${f}:`, ...d.added.map((x) => `+  ${formatValue(x)}`), ...d.removed.map((x) => `-  ${formatValue(x)}`));
+      // Group members as the plan's notes give them (by id): a member renamed by this plan stays a member.
+      const { added, removed } = c.kind === 'group' ? memberChanges(c) : setDiff(b, a);
+      out.push(` ${f}:`, ...added.map((x) => `+  ${formatValue(x)}`), ...removed.map((x) => `-  ${formatValue(x)}`));
     } else if (f === 'meta') {
       const d = mapDiff(b, a);
       out.push(

@@ -16,6 +16,7 @@ import {
   keyField,
   leftAloneParts,
   mapDiff,
+  memberChanges,
   metaKey,
   planLine,
   plural,
@@ -115,8 +116,7 @@ function updateBody(change: Change, c: Colors): string[] {
     const b = before[f];
     const a = after[f];
     if (change.kind === 'group' && f === 'monitors') {
-      const added = change.note?.members_added ?? setDiff(b, a).added;
-      const removed = change.note?.members_removed ?? setDiff(b, a).removed;
+      const { added, removed } = memberChanges(change);
       rows.push([f, plusMinus(added.map(quote), removed.map(quote), c)]);
     } else if (f === 'alert_destinations') {
       const d = setDiff(b, a);
