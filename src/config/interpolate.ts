@@ -8,7 +8,7 @@
  * when it is an integer or true/false, so `port: ${SMTP_PORT:-25}` is a number; quote it to keep
  * a string.
  */
-import { Scalar, visit } from 'yaml';
+import { Scalar } from 'yaml';
 import { diag, type Diagnostic } from './diagnostics.js';
 import type { ParsedFile } from './parse.js';
 
@@ -90,26 +90,24 @@ export function interpolateDocument(parsed: ParsedFile, env: Env): { diagnostics
   const diagnostics: Diagnostic[] = [];
   const failed = new Set<number>();
   const text = parsed.source.text;
-  visit(parsed.doc, {
-    Scalar(key, node) {
-      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return;
-      const result = interpolateString(node.value, env);
-      if (result.problems.length > 0) {
-        const [start, end] = [node.range?.[0] ?? 0, node.range?.[1] ?? text.length];
-        failed.add(start);
-        let searchFrom = start;
-        for (const p of result.problems) {
-          // The token as written; quoted scalars with escapes may not contain it verbatim.
-          const found = text.indexOf(p.token, searchFrom);
-          const offset = found >= 0 && found < end ? found : start;
-          if (found >= 0 && found < end) searchFrom = found + p.token.length;
-          diagnostics.push(diag(parsed.source.display, parsed.locator.at(offset), p.message));
-        }
-        return;
+  for (const node of parsed.templated) {
+    const value = node.value as string;
+    const result = interpolateString(value, env);
+    if (result.problems.length > 0) {
+      const [start, end] = [node.range?.[0] ?? 0, node.range?.[1] ?? text.length];
+      failed.add(start);
+      let searchFrom = start;
+      for (const p of result.problems) {
+        // The token as written; quoted scalars with escapes may not contain it verbatim.
+        const found = text.indexOf(p.token, searchFrom);
+        const offset = found >= 0 && found < end ? found : start;
+        if (found >= 0 && found < end) searchFrom = found + p.token.length;
+        diagnostics.push(diag(parsed.source.display, parsed.locator.at(offset), p.message));
       }
-      node.value = result.whole && node.type === Scalar.PLAIN ? retype(result.value) : result.value;
-    },
-  });
+      continue;
+    }
+    node.value = result.whole && node.type === Scalar.PLAIN ? retype(result.value) : result.value;
+  }
   return { diagnostics, failed };
 }
 

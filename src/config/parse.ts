@@ -15,6 +15,7 @@ import {
   visit,
   type Document,
   type Node,
+  type Scalar,
   type YAMLError,
 } from 'yaml';
 import { diag, type Diagnostic } from './diagnostics.js';
@@ -56,6 +57,8 @@ export interface ParsedFile {
   doc: Document.Parsed;
   lines: LineCounter;
   locator: Locator;
+  /** String values (not keys) holding "${", in document order: all that interpolation looks at. */
+  templated: Scalar[];
 }
 
 function yamlErrorMessage(e: YAMLError, parsed: ParsedFile): string {
@@ -107,7 +110,7 @@ export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnost
     merge: true,
     prettyErrors: true,
   });
-  const parsed: ParsedFile = { source, doc, lines, locator: new Locator(source.display, doc, lines) };
+  const parsed: ParsedFile = { source, doc, lines, locator: new Locator(source.display, doc, lines), templated: [] };
   const at = (e: YAMLError) => {
     const lp = e.linePos?.[0];
     return lp ? { line: lp.line, column: lp.col } : parsed.locator.at(e.pos[0]);
@@ -146,26 +149,37 @@ export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnost
   }
 
   const structural: Diagnostic[] = [];
-  visit(doc, {
-    Pair(_k, pair) {
-      const key = pair.key;
-      const where = parsed.locator.nodeStart((key as Node | null) ?? (pair.value as Node | null));
-      if (isMergeKey(key)) return;
+  const templated: Scalar[] = [];
+  // One walk, in the order yaml's visit() takes (each pair, then its key, then its value), for the
+  // key checks and the values interpolation will look at.
+  const stack: { node: unknown; isKey: boolean }[] = [{ node: contents, isKey: false }];
+  while (stack.length > 0) {
+    const { node, isKey } = stack.pop()!;
+    if (isScalar(node)) {
+      if (!isKey && typeof node.value === 'string' && node.value.includes('${')) templated.push(node);
+    } else if (isCollection(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], isKey: false });
+    } else if (isPair(node)) {
+      stack.push({ node: node.value, isKey: false }, { node: node.key, isKey: true });
+      const key = node.key;
+      const where = () => parsed.locator.nodeStart((key as Node | null) ?? (node.value as Node | null));
+      if (isMergeKey(key)) continue;
       if (isCollection(key) || isAlias(key)) {
-        structural.push(diag(source.display, where, 'keys must be plain text, not lists, mappings or aliases'));
-        return;
+        structural.push(diag(source.display, where(), 'keys must be plain text, not lists, mappings or aliases'));
+        continue;
       }
       const text = keyText(key);
       if (key === null || (isScalar(key) && key.value === null)) {
-        structural.push(diag(source.display, where, 'empty key: every mapping entry needs a key before the ":"'));
+        structural.push(diag(source.display, where(), 'empty key: every mapping entry needs a key before the ":"'));
       } else if (text !== undefined && FORBIDDEN_KEYS.has(text)) {
         structural.push(
-          diag(source.display, where, `key ${JSON.stringify(text)} is not allowed (it is reserved by JavaScript objects)`),
+          diag(source.display, where(), `key ${JSON.stringify(text)} is not allowed (it is reserved by JavaScript objects)`),
         );
       }
-    },
-  });
+    }
+  }
   if (structural.length > 0) return { diagnostics: structural };
+  parsed.templated = templated;
   return { parsed, diagnostics: [] };
 }
 
