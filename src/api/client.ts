@@ -454,7 +454,9 @@ export class MonitoringClient implements MonitoringApi {
       }
       const obj = parsed.value;
       const err = obj['error'];
-      if (err !== undefined && err !== null) {
+      // The contract says null when there is no error; an empty string says no more, so a 2xx with
+      // `error: ""` is a success rather than a failure with nothing to report.
+      if (err !== undefined && err !== null && err !== '') {
         const serviceError = serviceErrorOf(obj) ?? 'unspecified error';
         if (spec.method === 'DELETE' && earlierMaybeApplied && NOT_FOUND_TEXT.test(serviceError)) return GONE;
         throw new ApiError({

@@ -270,6 +270,25 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       takenBy.set(m.id, dm);
     }
   }
+  // A monitor found by its label while one of its previous labels also names a monitor that this
+  // plan would delete: was it renamed, or is the old one still wanted? Guessing would delete a
+  // monitor and its history, so the user decides.
+  for (const [dm, match] of matches) {
+    for (const prev of dm.previous_labels) {
+      if (prev === dm.label || desiredByLabel.has(prev)) continue;
+      const doomed = (monitorsByLabel.get(prev) ?? []).filter(
+        (m) => classOf(m) === 'managed' || (classOf(m) === 'unmanaged' && prune),
+      );
+      if (doomed.length === 0) continue;
+      problem(
+        `monitor ${q(dm.label)}${at(dm.source)}: the account has both ${describe(match.live)} and ${doomed
+          .map(describe)
+          .join(', ')}, named by previous_labels; renaming is not possible and deleting the old one would lose its history. ` +
+          `Delete or rename one of them in the service, or remove ${q(prev)} from previous_labels to have it deleted`,
+      );
+    }
+  }
+
   // Previous labels only after every exact label has claimed its monitor: exact wins.
   const claimedByPrevious = new Map<string, DesiredMonitor>();
   for (const dm of desiredByLabel.values()) {
@@ -694,7 +713,8 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       });
     }
     for (const a of unmatchedLive) {
-      if (!home.owned) {
+      // Alerts of other types cannot be created through the API: deleting one could never be undone.
+      if (!home.owned || (a.type !== 'up-down' && a.type !== '')) {
         unmanaged.alerts++;
         continue;
       }

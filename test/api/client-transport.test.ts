@@ -164,6 +164,11 @@ describe('errors', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('treats an empty error string with HTTP 200 as no error', async () => {
+    handler = (_r, res) => json(res, 200, { path: '/v1/Config/Group/', error: '', groups: [{ id: '1', name: 'g' }] });
+    await expect(client().listGroups()).resolves.toEqual([{ id: '1', name: 'g' }]);
+  });
+
   it('maps non-2xx to http with the service error, 401/403 to auth', async () => {
     handler = (_r, res) => json(res, 422, { path: '', error: 'label is required' });
     const e1 = await failure(client().listMonitors());

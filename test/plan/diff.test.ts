@@ -153,10 +153,19 @@ describe('renames', () => {
     expect(c.call.body).toEqual({ label: 'mx-bravo' });
   });
 
-  it('an exact label wins over a previous label; the other live monitor is deleted', () => {
+  it('the label and a previous label both live, the old one to be deleted: a problem, never a guess', () => {
     const live = liveState({ monitors: [liveMonitor({ id: '1', label: 'old' }), liveMonitor({ id: '2', label: 'new' })] });
+    const problems = problemsOf(() => plan(desiredState({ monitors: [dMonitor('new', {}, { previous_labels: ['old'] })] }), live));
+    expect(problems.join('\n')).toMatch(/has both monitor "new" \(id 2\) and monitor "old" \(id 1\), named by previous_labels/);
+  });
+
+  it('an exact label wins over a previous label naming a monitor the plan leaves alone', () => {
+    const live = liveState({
+      monitors: [liveMonitor({ id: '1', label: 'old', meta: {} }), liveMonitor({ id: '2', label: 'new' })],
+    });
     const p = plan(desiredState({ monitors: [dMonitor('new', {}, { previous_labels: ['old'] })] }), live);
-    expect(p.changes.map((c) => [c.action, c.id])).toEqual([['delete', '1']]);
+    expect(p.changes).toEqual([]);
+    expect(p.unmanaged.monitors).toBe(1);
   });
 
   it('a previous label matches a live monitor only once', () => {
@@ -196,6 +205,12 @@ describe('alerts', () => {
   const base = (alerts: ReturnType<typeof liveAlert>[], p: Partial<LiveState> = {}) =>
     liveState({ monitors: [mon], alerts, destinations: [dest('d1', 'ops-mail'), dest('d2', 'oncall-sms', { type: 'sms' })], ...p });
   const want = (...alerts: ReturnType<typeof dAlert>[]) => desiredState({ monitors: [dMonitor('mx-us-1', {}, { alerts })] });
+
+  it('an undeclared alert of another type on an owned monitor is left alone: the API could never recreate it', () => {
+    const p = plan(want(), base([liveAlert({ id: '7', monitor: '48213', subject_init: 'slow', type: 'threshold' })]));
+    expect(p.changes).toEqual([]);
+    expect(p.unmanaged.alerts).toBe(1);
+  });
 
   type Row = [string, Partial<ReturnType<typeof liveAlert>>, Partial<ReturnType<typeof dAlert>>];
   const rows: Row[] = [
