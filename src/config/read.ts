@@ -153,10 +153,16 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
     const info = await handle.stat();
     if (!info.isFile()) return fail('not a regular file');
     if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`);
-    // Read at most one byte past the limit: the file may grow between stat and read.
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    // Read at most one byte past the limit: the file may grow between stat and read. The buffer
+    // starts at the size stat gave (files are read in parallel: 5 MB each would add up).
+    let buffer = Buffer.allocUnsafe(info.size + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, MAX_FILE_BYTES + 1));
+        buffer.copy(bigger, 0, 0, length);
+        buffer = bigger;
+      }
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
