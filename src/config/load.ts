@@ -5,6 +5,7 @@
  */
 import type { DesiredState } from '../model/desired.js';
 import { buildState } from './build.js';
+import { fastParse } from './fast-parse.js';
 import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { interpolateDocument, type Env } from './interpolate.js';
 import { PositionIndex } from './locate.js';
@@ -12,7 +13,7 @@ import { parseSource, toPlainData } from './parse.js';
 import type { RawFile } from './raw.js';
 import { readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
-import { validateFile } from './schema.js';
+import { schemaAccepts, validateFile } from './schema.js';
 import { checkSemantics } from './semantic.js';
 
 export interface LoadOptions {
@@ -28,6 +29,11 @@ export type LoadResult =
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
 function loadFile(source: SourceFile, env: Env): { valid?: ValidFile; diagnostics: Diagnostic[] } {
+  // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
+  const fast = fastParse(source.text, source.display);
+  if (fast && schemaAccepts(fast.data)) {
+    return { valid: { locator: fast.positions, data: fast.data as unknown as RawFile }, diagnostics: [] };
+  }
   const { parsed, diagnostics } = parseSource(source);
   if (!parsed) return { diagnostics };
   const interpolated = interpolateDocument(parsed, env);

@@ -2,7 +2,7 @@
  * Maps a path into the loaded data (as JSON Schema's instancePath spells it) back to where it was
  * written in the YAML, following aliases and merge keys to the text that produced the value.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type LineCounter, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Alias, type Document, type Node, type Pair } from 'yaml';
 import type { Position } from './diagnostics.js';
 
 export type PathSegment = string | number;
@@ -144,12 +144,12 @@ export interface Positions {
  * One value reached by a path: `v` where `Locator.value` puts it, `k` where `Locator.key` does
  * (byte offsets, -1 for "no range"), and the entries below it when it is a mapping or a list.
  */
-interface Entry {
+export interface Entry {
   v: number;
   k: number;
   below: Below | undefined;
 }
-type Below = Map<string, Entry> | Entry[];
+export type Below = Map<string, Entry> | Entry[];
 
 const start = (node: unknown): number => (node as Node | null | undefined)?.range?.[0] ?? -1;
 
@@ -164,6 +164,13 @@ export class PositionIndex implements Positions {
     private readonly lines: LineCounter,
     private readonly root: Entry,
   ) {}
+
+  /** An index built elsewhere (fast-parse.ts), from the offsets at which its lines start. */
+  static fromEntries(file: string, lineStarts: readonly number[], root: Entry): PositionIndex {
+    const lines = new LineCounter();
+    for (const start of lineStarts) lines.addNewLine(start);
+    return new PositionIndex(file, lines, root);
+  }
 
   static of(locator: Locator, doc: Document, lines: LineCounter): PositionIndex {
     // Collections reached through several aliases share their entries.

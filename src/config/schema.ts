@@ -189,6 +189,11 @@ function errorToDiagnostic(e: ErrorObject, locator: Locator): Diagnostic | undef
   }
 }
 
+/** True when the data passes the schema (validateFile says why when it does not). */
+export function schemaAccepts(data: unknown): boolean {
+  return validator(data) === true;
+}
+
 export function validateFile(data: unknown, locator: Locator): Diagnostic[] {
   const validate = validator;
   if (validate(data)) return [];

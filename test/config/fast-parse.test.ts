@@ -1,0 +1,131 @@
+/**
+ * The fast path (src/config/fast-parse.ts) either gives up or gives exactly what the full path
+ * gives: the same data as the yaml library and the same position for every path as the Locator.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fastParse } from '../../src/config/fast-parse.js';
+import type { PathSegment } from '../../src/config/locate.js';
+import { parseSource, toPlainData } from '../../src/config/parse.js';
+
+const root = path.join(import.meta.dirname, '..', '..');
+
+function paths(data: unknown, at: PathSegment[] = [], out: PathSegment[][] = []): PathSegment[][] {
+  out.push(at, [...at, 'missing'], [...at, 99999], [...at, '0']);
+  if (Array.isArray(data)) data.forEach((v, i) => paths(v, [...at, i], out));
+  else if (data && typeof data === 'object') for (const [k, v] of Object.entries(data)) paths(v, [...at, k], out);
+  return out;
+}
+
+/** True when the fast path took the text; fails the test when it differs from the full path. */
+function same(text: string): boolean {
+  const fast = fastParse(text, 'f.yaml');
+  if (!fast) return false;
+  const { parsed, diagnostics } = parseSource({ path: 'f.yaml', display: 'f.yaml', text });
+  expect(diagnostics, text).toEqual([]);
+  const { data } = toPlainData(parsed!);
+  expect(fast.data, text).toStrictEqual(data);
+  for (const p of paths(data)) {
+    expect(fast.positions.value(p), `${text}\nvalue ${JSON.stringify(p)}`).toEqual(parsed!.locator.value(p));
+    expect(fast.positions.key(p), `${text}\nkey ${JSON.stringify(p)}`).toEqual(parsed!.locator.key(p));
+  }
+  return true;
+}
+
+const BENCH_LIKE = `version: 1
+monitors:
+  - label: "mx-00001"
+    ip_address: "mx1.mail.example.com"
+    timer: 10
+    time_zone: America/New_York
+    meta: { region: us }
+    alerts:
+      - subject_init: "mx-00001 down"
+        subject_term: "mx-00001 up"
+        alert_destinations: [ops-01, ops-02]
+        repeat: true
+  - label: "mx-00002"
+    meta: {}
+    previous_labels: []
+`;
+
+describe('fastParse', () => {
+  it('takes a configuration of the usual shape, with the data and positions of the full path', () => {
+    expect(same(BENCH_LIKE)).toBe(true);
+    expect(same(`# leading comment\n\nversion: 1\n# between\nsettings:\n    # inside\n    owner: me   \n    prune: false\ngroups:\n# at column 0\n  -   name: g\n      monitors: ["a", b , c]\n  - name: "h \\"q\\" \\u00e9"\n`)).toBe(true);
+  });
+
+  it('gives up on what it does not read itself', () => {
+    for (const text of [
+      'version: 1\nx: &a 1\ny: *a\n',
+      'version: 1\nx: |\n  text\n',
+      'version: 1\nx:\n',
+      'version: 1\nx: a # comment\n',
+      'version: 1\nx: "${HOME}"\n',
+      'version: 1\nx:\n- a\n',
+      'version: 1\nx: a\n  b\n',
+      'version: 1\nx: 0x1F\n',
+      'version: 1\nx: 1.5\n',
+      "version: 1\nx: 'a'\n",
+      'version: 1\nTrue: 1\n',
+      'version: 1\nx: 1\nx: 2\n',
+      '---\nversion: 1\n',
+      'version: 1\nx: [a, [b]]\n',
+      'version: 1\nx: { a: b: c }\n',
+      'version: 1\n__proto__: 1\n',
+      'version: 1\r\nx: 1\r\n',
+      'version: 1\nx: "a\\x41"\n',
+    ]) {
+      expect(fastParse(text, 'f.yaml'), text).toBeUndefined();
+    }
+  });
+
+  it('agrees with the full path on every example it takes', () => {
+    for (const dir of ['examples/realistic', 'examples/small']) {
+      for (const name of readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.yaml'))) {
+        same(readFileSync(path.join(root, dir, name), 'utf8'));
+      }
+    }
+  });
+
+  it('agrees with the full path on generated block and flow YAML', () => {
+    const word = fc.stringMatching(/^[a-zA-Z0-9 _.:#"\\'{}[\],~-]{0,8}$/);
+    const key = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,5}$/);
+    const scalar = fc.oneof(word, word.map((w) => JSON.stringify(w)), fc.constantFrom('1', '007', 'true', 'null', '~', '-1', 'x:y', 'a b'));
+    const flowSeq = fc.array(scalar, { maxLength: 3 }).map((xs) => `[${xs.join(', ')}]`);
+    const flowMap = fc.array(fc.tuple(key, scalar), { maxLength: 3 }).map((xs) => `{ ${xs.map(([k, v]) => `${k}: ${v}`).join(', ')} }`);
+    const value = fc.oneof(scalar, flowSeq, flowMap);
+    const block = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, value.map((v) => ({ inline: v })), tie('map'), tie('seq')),
+      map: fc.array(fc.tuple(key, tie('node')), { minLength: 1, maxLength: 3 }).map((pairs) => ({ pairs })),
+      seq: fc.array(tie('node'), { minLength: 1, maxLength: 3 }).map((items) => ({ items })),
+    }));
+    type N = { inline: string } | { pairs: [string, N][] } | { items: N[] };
+    const render = (n: N, indent: number): string[] => {
+      const pad = ' '.repeat(indent);
+      if ('inline' in n) return [n.inline];
+      if ('pairs' in n) {
+        return n.pairs.flatMap(([k, v]) => {
+          if ('inline' in v) return [`${pad}${k}: ${v.inline}`];
+          return [`${pad}${k}:`, ...render(v, indent + 2).map((l) => ('inline' in v ? l : l))];
+        });
+      }
+      return n.items.flatMap((v) => {
+        if ('inline' in v) return [`${pad}- ${v.inline}`];
+        const inner = render(v, indent + 2);
+        return [`${pad}- ${inner[0]!.trimStart()}`, ...inner.slice(1)];
+      });
+    };
+    let taken = 0;
+    fc.assert(
+      fc.property(block.map, (m) => {
+        const text = `version: 1\n${render(m as N, 0).join('\n')}\n`;
+        if (same(text)) taken++;
+      }),
+      { numRuns: 400 },
+    );
+    expect(taken).toBeGreaterThan(20);
+  });
+});
