@@ -34,7 +34,7 @@ const SPECIAL: Record<string, boolean | null> = {
 };
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
 /** Characters that start something other than a plain scalar, or make its reading depend on context. */
-const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
+const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`<]/;
 const PLAIN_FLOW = /^[^,[\]{}#:"'\x00-\x1f\x7f]+$/;
 
 function plainValue(raw: string, flow: boolean): unknown {
@@ -49,7 +49,8 @@ function plainValue(raw: string, flow: boolean): unknown {
 }
 
 export function fastParse(text: string, file: string): { data: Record<string, unknown>; positions: PositionIndex } | undefined {
-  if (/[\t\r]/.test(text) || text.includes('${')) return undefined;
+  // Tabs, CRs, control and other non-printable characters, and interpolation are the full path's.
+  if (/[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/.test(text) || text.includes('${')) return undefined;
   const lineStarts: number[] = [];
   const lines: Line[] = [];
   for (let start = 0; start <= text.length; ) {

@@ -91,7 +91,10 @@ describe('fastParse', () => {
   });
 
   it('agrees with the full path on generated block and flow YAML', () => {
-    const word = fc.stringMatching(/^[a-zA-Z0-9 _.:#"\\'{}[\],~-]{0,8}$/);
+    const word = fc.oneof(
+      { weight: 6, arbitrary: fc.stringMatching(/^[a-z][a-z0-9 ._/@-]{0,7}$/) },
+      { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9 _.:#"\\'{}[\],~-]{0,8}$/) },
+    );
     const key = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,5}$/);
     const scalar = fc.oneof(word, word.map((w) => JSON.stringify(w)), fc.constantFrom('1', '007', 'true', 'null', '~', '-1', 'x:y', 'a b'));
     const flowSeq = fc.array(scalar, { maxLength: 3 }).map((xs) => `[${xs.join(', ')}]`);
@@ -119,9 +122,13 @@ describe('fastParse', () => {
       });
     };
     let taken = 0;
+    // Comment lines, blank lines and trailing spaces, anywhere.
+    const noise = fc.array(fc.constantFrom('', '# c', '    # c: d', '  ', '', '# x', ' x'), { maxLength: 4 });
     fc.assert(
-      fc.property(block.map, (m) => {
-        const text = `version: 1\n${render(m as N, 0).join('\n')}\n`;
+      fc.property(block.map, noise, fc.nat(), fc.boolean(), (m, extra, seed, trailing) => {
+        const lines = render(m as N, 0).map((l) => (trailing ? `${l}  ` : l));
+        extra.forEach((e, i) => lines.splice((seed + i * 7) % (lines.length + 1), 0, e));
+        const text = `version: 1\n${lines.join('\n')}\n`;
         if (same(text)) taken++;
       }),
       { numRuns: 400 },
