@@ -187,7 +187,8 @@ export function fastParse(text: string, file: string): { data: Record<string, un
       if (pos < line.end) {
         const { value, entry } = inline(pos, line.end);
         data[key] = value;
-        keys.set(key, { ...entry, k: line.at });
+        entry.k = line.at;
+        keys.set(key, entry);
         endOfValue(indent);
         continue;
       }
@@ -197,7 +198,8 @@ export function fastParse(text: string, file: string): { data: Record<string, un
       if (!next || next.indent <= indent) giveUp();
       const { value, entry } = block(next!.indent, depth + 1);
       data[key] = value;
-      keys.set(key, { ...entry, k: line.at });
+      entry.k = line.at;
+      keys.set(key, entry);
     }
     return { value: data, entry: { v: start, k: start, below: keys } };
   };
