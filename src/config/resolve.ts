@@ -42,7 +42,11 @@ export function describeRef(at: SourceRef, from: string): string {
   return at.file === from ? `line ${at.line}, column ${at.column}` : `${at.file}:${at.line}:${at.column}`;
 }
 
-type MergedFields<T> = { values: Partial<T>; origins: Partial<Record<keyof T, Ref>> };
+type MergedFields<T> = {
+  values: Partial<T>;
+  /** Where a merged value was written: the item's own field, or the default's. */
+  origin(field: keyof T & string): Ref | undefined;
+};
 
 export interface ResolvedAlert {
   raw: RawAlert;
@@ -120,17 +124,17 @@ function mergeFields<T extends object>(
   locator: Positions,
 ): MergedFields<T> {
   const values: Partial<T> = {};
-  const origins: Partial<Record<keyof T, Ref>> = {};
   for (const field of fields) {
-    if (item[field] !== undefined) {
-      values[field] = item[field];
-      origins[field] = { locator, path: [...itemPath, field] };
-    } else if (defaults?.[field] !== undefined && defaultsRef) {
-      values[field] = defaults[field];
-      origins[field] = { locator: defaultsRef.locator, path: [...defaultsRef.path, field] };
-    }
+    if (item[field] !== undefined) values[field] = item[field];
+    else if (defaults?.[field] !== undefined && defaultsRef) values[field] = defaults[field];
   }
-  return { values, origins };
+  // Computed when asked (one field of thousands of items is): a Ref per merged field adds up.
+  const origin = (field: keyof T & string): Ref | undefined => {
+    if (item[field] !== undefined) return { locator, path: [...itemPath, field] };
+    if (defaults?.[field] !== undefined && defaultsRef) return { locator: defaultsRef.locator, path: [...defaultsRef.path, field] };
+    return undefined;
+  };
+  return { values, origin };
 }
 
 function resolveAlert(

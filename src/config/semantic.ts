@@ -40,7 +40,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       error(at(m.ref), `monitor ${JSON.stringify(label)} has no ${list}: set ${missing.length === 1 ? 'it' : 'them'} here or in defaults.monitor`);
     }
     const tz = m.merged.values.time_zone;
-    const tzRef = m.merged.origins.time_zone;
+    const tzRef = m.merged.origin('time_zone');
     if (tz !== undefined && tzRef) {
       const problem = timeZoneProblem(tz);
       if (problem) error(valuePos(tzRef), problem);
