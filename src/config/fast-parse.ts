@@ -10,14 +10,6 @@
 import { PositionIndex, type Entry } from './locate.js';
 import { MAX_DEPTH } from './parse.js';
 
-interface Line {
-  /** Offset of the first character after the indentation (after a `- ` when one was consumed). */
-  at: number;
-  /** Column of `at`, 0-based: the indentation the line's content has. */
-  indent: number;
-  /** Offset of the line's end (its newline, or the end of the text). */
-  end: number;
-}
 
 class GiveUp extends Error {}
 const giveUp = (): never => {
@@ -52,7 +44,12 @@ export function fastParse(text: string, file: string): { data: Record<string, un
   // Tabs, CRs, control and other non-printable characters, and interpolation are the full path's.
   if (/[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/.test(text) || text.includes('${')) return undefined;
   const lineStarts: number[] = [];
-  const lines: Line[] = [];
+  // The lines with content, as three arrays of small integers (no object per line):
+  // the offset of the first character after the indentation (after a `- ` once one was consumed),
+  // its column (the indentation the content has), and the offset of the line's end.
+  const lineAt: number[] = [];
+  const lineIndent: number[] = [];
+  const lineEnd: number[] = [];
   for (let start = 0; start <= text.length; ) {
     lineStarts.push(start);
     let end = text.indexOf('\n', start);
@@ -63,15 +60,17 @@ export function fastParse(text: string, file: string): { data: Record<string, un
     if (at < end && first !== '#') {
       // Directives and document markers are the library's business.
       if (at === start && (first === '%' || text.startsWith('---', at) || text.startsWith('...', at))) return undefined;
-      lines.push({ at, indent: at - start, end });
+      lineAt.push(at);
+      lineIndent.push(at - start);
+      lineEnd.push(end);
     }
     if (end === text.length) break;
     start = end + 1;
   }
-  if (lines.length === 0 || lines[0]!.indent !== 0) return undefined;
+  const count = lineAt.length;
+  if (count === 0 || lineIndent[0] !== 0) return undefined;
 
   let li = 0;
-  const lineStartOf = (line: Line) => line.at - line.indent;
 
   /** The scalar or flow collection at `pos`, which must end its line. */
   const inline = (pos: number, end: number): { value: unknown; entry: Entry } => {
@@ -94,6 +93,13 @@ export function fastParse(text: string, file: string): { data: Record<string, un
   };
 
   const quoted = (pos: number): { value: string; after: number } => {
+    // Most quoted values have no escapes: the text between the quotes is the value.
+    const close = text.indexOf('"', pos + 1);
+    const newline = text.indexOf('\n', pos + 1);
+    if (close > pos && (newline < 0 || close < newline)) {
+      const value = text.slice(pos + 1, close);
+      if (!value.includes('\\')) return { value, after: close + 1 };
+    }
     DOUBLE_QUOTED.lastIndex = pos;
     const m = DOUBLE_QUOTED.exec(text);
     if (!m) return giveUp();
@@ -158,75 +164,75 @@ export function fastParse(text: string, file: string): { data: Record<string, un
   const block = (indent: number, depth: number): { value: unknown; entry: Entry } => {
     // Far inside MAX_DEPTH (flow collections add one more level): deep files get the full path's diagnostic.
     if (depth >= MAX_DEPTH / 2) giveUp();
-    const line = lines[li]!;
-    return text[line.at] === '-' ? blockSeq(indent, depth) : blockMap(indent, depth);
+    return text[lineAt[li]!] === '-' ? blockSeq(indent, depth) : blockMap(indent, depth);
   };
 
   /** After a value that ends its line: the next line must not continue it. */
   const endOfValue = (indent: number) => {
     li++;
-    const next = lines[li];
-    if (next && next.indent > indent) giveUp();
+    if (li < count && lineIndent[li]! > indent) giveUp();
   };
 
   const blockMap = (indent: number, depth: number): { value: unknown; entry: Entry } => {
-    const start = lines[li]!.at;
+    const start = lineAt[li]!;
     const data: Record<string, unknown> = {};
     const keys = new Map<string, Entry>();
-    while (li < lines.length) {
-      const line = lines[li]!;
-      if (line.indent < indent) break;
-      if (line.indent > indent || text[line.at] === '-') giveUp();
-      KEY.lastIndex = line.at;
+    while (li < count) {
+      const at = lineAt[li]!;
+      const end = lineEnd[li]!;
+      if (lineIndent[li]! < indent) break;
+      if (lineIndent[li]! > indent || text[at] === '-') giveUp();
+      KEY.lastIndex = at;
       const m = KEY.exec(text);
-      if (!m || m.index !== line.at) return giveUp();
+      if (!m || m.index !== at) return giveUp();
       const key = m[0].slice(0, -1);
       if (key.length > 1000 || Object.hasOwn(SPECIAL, key) || FORBIDDEN_KEYS.has(key) || keys.has(key)) giveUp();
-      let pos = line.at + m[0].length;
-      while (pos < line.end && text.charCodeAt(pos) === 32) pos++;
-      if (pos < line.end) {
-        const { value, entry } = inline(pos, line.end);
+      let pos = at + m[0].length;
+      while (pos < end && text.charCodeAt(pos) === 32) pos++;
+      if (pos < end) {
+        const { value, entry } = inline(pos, end);
         data[key] = value;
-        entry.k = line.at;
+        entry.k = at;
         keys.set(key, entry);
         endOfValue(indent);
         continue;
       }
       li++;
-      const next = lines[li];
       // An empty value (or a list at the key's own indentation) is left to the library.
-      if (!next || next.indent <= indent) giveUp();
-      const { value, entry } = block(next!.indent, depth + 1);
+      if (li >= count || lineIndent[li]! <= indent) giveUp();
+      const { value, entry } = block(lineIndent[li]!, depth + 1);
       data[key] = value;
-      entry.k = line.at;
+      entry.k = at;
       keys.set(key, entry);
     }
     return { value: data, entry: { v: start, k: start, below: keys } };
   };
 
   const blockSeq = (indent: number, depth: number): { value: unknown; entry: Entry } => {
-    const start = lines[li]!.at;
+    const start = lineAt[li]!;
     const items: unknown[] = [];
     const entries: Entry[] = [];
-    while (li < lines.length) {
-      const line = lines[li]!;
-      if (line.indent < indent) break;
-      if (line.indent > indent || text[line.at] !== '-' || text[line.at + 1] !== ' ') giveUp();
-      let pos = line.at + 1;
-      while (pos < line.end && text.charCodeAt(pos) === 32) pos++;
-      if (pos === line.end || text[pos] === '-') giveUp();
+    while (li < count) {
+      const at = lineAt[li]!;
+      const end = lineEnd[li]!;
+      if (lineIndent[li]! < indent) break;
+      if (lineIndent[li]! > indent || text[at] !== '-' || text[at + 1] !== ' ') giveUp();
+      let pos = at + 1;
+      while (pos < end && text.charCodeAt(pos) === 32) pos++;
+      if (pos === end || text[pos] === '-') giveUp();
       KEY.lastIndex = pos;
       const m = KEY.exec(text);
       if (m && m.index === pos) {
         // `- key: value`: a mapping whose keys line up with this one.
-        const itemIndent = pos - lineStartOf(line);
-        lines[li] = { at: pos, indent: itemIndent, end: line.end };
+        const itemIndent = pos - (at - lineIndent[li]!);
+        lineAt[li] = pos;
+        lineIndent[li] = itemIndent;
         const { value, entry } = blockMap(itemIndent, depth + 1);
         items.push(value);
         entries.push(entry);
         continue;
       }
-      const { value, entry } = inline(pos, line.end);
+      const { value, entry } = inline(pos, end);
       items.push(value);
       entries.push(entry);
       endOfValue(indent);
@@ -235,10 +241,10 @@ export function fastParse(text: string, file: string): { data: Record<string, un
   };
 
   try {
-    const first = lines[0]!;
-    if (text[first.at] === '-' || text[first.at] === '[' || text[first.at] === '{') return undefined;
+    const first = text[lineAt[0]!];
+    if (first === '-' || first === '[' || first === '{') return undefined;
     const { value, entry } = blockMap(0, 0);
-    if (li !== lines.length) return undefined;
+    if (li !== count) return undefined;
     return { data: value as Record<string, unknown>, positions: PositionIndex.fromEntries(file, lineStarts, entry) };
   } catch (err) {
     if (err instanceof GiveUp) return undefined;
