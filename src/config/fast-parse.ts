@@ -7,8 +7,10 @@
  * values, trailing comments, `${`, empty values, duplicate or unusual keys...) makes it give up,
  * and the file takes the full path, which also produces every diagnostic.
  */
-import { PositionIndex, type Entry } from './locate.js';
-import { MAX_DEPTH } from './parse.js';
+import { PositionIndex, type Entry } from './positions.js';
+
+/** Half of parse.ts's MAX_DEPTH (flow collections add a level): deeper files get the full path's diagnostic. */
+const MAX_FAST_DEPTH = 32;
 
 
 class GiveUp extends Error {}
@@ -162,8 +164,7 @@ export function fastParse(text: string, file: string): { data: Record<string, un
 
   /** The block collection starting at line `li` with content at `indent`. */
   const block = (indent: number, depth: number): { value: unknown; entry: Entry } => {
-    // Far inside MAX_DEPTH (flow collections add one more level): deep files get the full path's diagnostic.
-    if (depth >= MAX_DEPTH / 2) giveUp();
+    if (depth >= MAX_FAST_DEPTH) giveUp();
     return text[lineAt[li]!] === '-' ? blockSeq(indent, depth) : blockMap(indent, depth);
   };
 

@@ -7,13 +7,11 @@ import type { DesiredState } from '../model/desired.js';
 import { buildState } from './build.js';
 import { fastParse } from './fast-parse.js';
 import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
-import { interpolateDocument, type Env } from './interpolate.js';
-import { PositionIndex } from './locate.js';
-import { parseSource, toPlainData } from './parse.js';
+import type { Env } from './interpolate.js';
 import type { RawFile } from './raw.js';
 import { readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
-import { schemaAccepts, validateFile } from './schema.js';
+import { schemaAccepts } from './schema.js';
 import { checkSemantics } from './semantic.js';
 
 export interface LoadOptions {
@@ -27,30 +25,17 @@ export type LoadResult =
   | { state: DesiredState; /** Problems that do not stop loading. */ warnings: Diagnostic[] }
   | { diagnostics: Diagnostic[] };
 
+let fullPath: Promise<typeof import('./load-full.js')> | undefined;
+
 /** Stages 2-4 for one file: the file's data when it passed them all. */
-function loadFile(source: SourceFile, env: Env): { valid?: ValidFile; diagnostics: Diagnostic[] } {
+async function loadFile(source: SourceFile, env: Env): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[] }> {
   // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
   const fast = fastParse(source.text, source.display);
   if (fast && schemaAccepts(fast.data)) {
     return { valid: { locator: fast.positions, data: fast.data as unknown as RawFile }, diagnostics: [] };
   }
-  const { parsed, diagnostics } = parseSource(source);
-  if (!parsed) return { diagnostics };
-  const interpolated = interpolateDocument(parsed, env);
-  diagnostics.push(...interpolated.diagnostics);
-  const { data, diagnostics: dataProblems } = toPlainData(parsed);
-  diagnostics.push(...dataProblems);
-  if (!data) return { diagnostics };
-  // A value whose variable is unset has already been reported; its schema complaints would be noise.
-  const failedAt = new Set([...interpolated.failed].map((o) => JSON.stringify(parsed.locator.at(o))));
-  const schemaProblems = validateFile(data, parsed.locator).filter(
-    (d) => !failedAt.has(JSON.stringify({ line: d.line, column: d.column })),
-  );
-  diagnostics.push(...schemaProblems);
-  if (diagnostics.length > 0) return { diagnostics };
-  // Later stages need positions only: the document itself is dropped with this frame.
-  const positions = PositionIndex.of(parsed.locator, parsed.doc, parsed.lines);
-  return { valid: { locator: positions, data: data as unknown as RawFile }, diagnostics };
+  fullPath ??= import('./load-full.js');
+  return (await fullPath).loadFileFully(source, env);
 }
 
 export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
@@ -69,7 +54,7 @@ export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promi
       continue;
     }
     try {
-      const one = loadFile(read.source, env);
+      const one = await loadFile(read.source, env);
       diagnostics.push(...one.diagnostics);
       if (one.valid) valid.push(one.valid);
     } catch (err) {

@@ -2,10 +2,11 @@
  * Maps a path into the loaded data (as JSON Schema's instancePath spells it) back to where it was
  * written in the YAML, following aliases and merge keys to the text that produced the value.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Alias, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type LineCounter, type Node, type Pair } from 'yaml';
 import type { Position } from './diagnostics.js';
+import { PositionIndex, type Below, type Entry, type PathSegment } from './positions.js';
 
-export type PathSegment = string | number;
+export { PositionIndex, pointerToPath, type PathSegment, type Positions } from './positions.js';
 
 interface Found {
   /** The value at the path, if the whole path resolved (null for an empty value such as `alerts:`). */
@@ -123,132 +124,56 @@ export class Locator {
   }
 }
 
-/** Splits an ajv instancePath (`/monitors/0/use_tls`) into segments, undoing JSON Pointer escapes. */
-export function pointerToPath(pointer: string): PathSegment[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
-}
-
-/** What the cross-file stages ask of a file: where a path's value or key was written. */
-export interface Positions {
-  readonly file: string;
-  value(path: readonly PathSegment[]): Position;
-  key(path: readonly PathSegment[]): Position;
-}
-
-/**
- * One value reached by a path: `v` where `Locator.value` puts it, `k` where `Locator.key` does
- * (byte offsets, -1 for "no range"), and the entries below it when it is a mapping or a list.
- */
-export interface Entry {
-  v: number;
-  k: number;
-  below: Below | undefined;
-}
-export type Below = Map<string, Entry> | Entry[];
-
 const start = (node: unknown): number => (node as Node | null | undefined)?.range?.[0] ?? -1;
 
-/**
- * The answers of a Locator for every path into the data, computed in one walk of the document so
- * the document (many times the size of its text) can be dropped once the file has passed the
- * per-file stages. Gives exactly the positions the Locator would.
- */
-export class PositionIndex implements Positions {
-  private constructor(
-    readonly file: string,
-    private readonly lines: LineCounter,
-    private readonly root: Entry,
-  ) {}
-
-  /** An index built elsewhere (fast-parse.ts), from the offsets at which its lines start. */
-  static fromEntries(file: string, lineStarts: readonly number[], root: Entry): PositionIndex {
-    const lines = new LineCounter();
-    for (const start of lineStarts) lines.addNewLine(start);
-    return new PositionIndex(file, lines, root);
-  }
-
-  static of(locator: Locator, doc: Document, lines: LineCounter): PositionIndex {
-    // Collections reached through several aliases share their entries.
-    const memo = new Map<Node, Below | undefined>();
-    const belowOf = (node: unknown): Below | undefined => {
-      const target = locator.derefNode(node);
-      if (!isMap(target) && !isSeq(target)) return undefined;
-      if (memo.has(target)) return memo.get(target);
-      if (isSeq(target)) {
-        const items: Entry[] = [];
-        memo.set(target, items);
-        for (const item of target.items) {
-          const at = start(item);
-          items.push({ v: at, k: at, below: belowOf(item) });
-        }
-        return items;
-      }
-      const keys = new Map<string, Entry>();
-      memo.set(target, keys);
-      // Locator.findPair's order: the map's own keys first, then its merge sources, in order.
+/** The Locator's answers for every path into the document's data, in one walk (see PositionIndex). */
+export function indexDocument(locator: Locator, doc: Document, lines: LineCounter): PositionIndex {
+  // Collections reached through several aliases share their entries.
+  const memo = new Map<Node, Below | undefined>();
+  const belowOf = (node: unknown): Below | undefined => {
+    const target = locator.derefNode(node);
+    if (!isMap(target) && !isSeq(target)) return undefined;
+    if (memo.has(target)) return memo.get(target);
+    if (isSeq(target)) {
+      const items: Entry[] = [];
+      memo.set(target, items);
       for (const item of target.items) {
-        if (!isPair(item) || isMergeKey(item.key)) continue;
-        const text = keyText(item.key);
-        if (text === undefined || keys.has(text)) continue;
-        const value = item.value as Node | null;
-        keys.set(text, { v: value ? start(value) : start(item.key), k: start(item.key), below: belowOf(value) });
+        const at = start(item);
+        items.push({ v: at, k: at, below: belowOf(item) });
       }
-      const addMerged = (map: unknown, mergeDepth: number): void => {
-        const m = locator.derefNode(map);
-        if (!isMap(m) || mergeDepth > 16) return;
-        if (mergeDepth > 0) {
-          for (const item of m.items) {
-            if (!isPair(item) || isMergeKey(item.key)) continue;
-            const text = keyText(item.key);
-            if (text === undefined || keys.has(text)) continue;
-            const value = item.value as Node | null;
-            keys.set(text, { v: value ? start(value) : start(item.key), k: start(item.key), below: belowOf(value) });
-          }
-        }
-        for (const item of m.items) {
-          if (!isPair(item) || !isMergeKey(item.key)) continue;
-          const src = locator.derefNode(item.value);
-          for (const s of isSeq(src) ? src.items : [src]) addMerged(s, mergeDepth + 1);
-        }
-      };
-      addMerged(target, 0);
-      return keys;
-    };
-    const at = start(doc.contents);
-    return new PositionIndex(locator.file, lines, { v: at, k: at, below: belowOf(doc.contents) });
-  }
-
-  private pos(offset: number): Position {
-    if (offset < 0) return { line: 1, column: 1 };
-    const { line, col } = this.lines.linePos(offset);
-    return { line: Math.max(1, line), column: Math.max(1, col) };
-  }
-
-  /** The entry at `path`, or the deepest one reached (as Locator.find's `nearest`). */
-  private find(path: readonly PathSegment[]): { entry: Entry; complete: boolean } {
-    let entry = this.root;
-    for (const seg of path) {
-      const below = entry.below;
-      let next: Entry | undefined;
-      if (below instanceof Map) next = below.get(String(seg));
-      else if (below && /^\d+$/.test(String(seg))) next = below[Number(seg)];
-      if (!next) return { entry, complete: false };
-      entry = next;
+      return items;
     }
-    return { entry, complete: true };
-  }
-
-  value(path: readonly PathSegment[]): Position {
-    return this.pos(this.find(path).entry.v);
-  }
-
-  key(path: readonly PathSegment[]): Position {
-    const { entry, complete } = this.find(path);
-    return this.pos(complete ? entry.k : entry.v);
-  }
+    const keys = new Map<string, Entry>();
+    memo.set(target, keys);
+    // Locator.findPair's order: the map's own keys first, then its merge sources, in order.
+    for (const item of target.items) {
+      if (!isPair(item) || isMergeKey(item.key)) continue;
+      const text = keyText(item.key);
+      if (text === undefined || keys.has(text)) continue;
+      const value = item.value as Node | null;
+      keys.set(text, { v: value ? start(value) : start(item.key), k: start(item.key), below: belowOf(value) });
+    }
+    const addMerged = (map: unknown, mergeDepth: number): void => {
+      const m = locator.derefNode(map);
+      if (!isMap(m) || mergeDepth > 16) return;
+      if (mergeDepth > 0) {
+        for (const item of m.items) {
+          if (!isPair(item) || isMergeKey(item.key)) continue;
+          const text = keyText(item.key);
+          if (text === undefined || keys.has(text)) continue;
+          const value = item.value as Node | null;
+          keys.set(text, { v: value ? start(value) : start(item.key), k: start(item.key), below: belowOf(value) });
+        }
+      }
+      for (const item of m.items) {
+        if (!isPair(item) || !isMergeKey(item.key)) continue;
+        const src = locator.derefNode(item.value);
+        for (const s of isSeq(src) ? src.items : [src]) addMerged(s, mergeDepth + 1);
+      }
+    };
+    addMerged(target, 0);
+    return keys;
+  };
+  const at = start(doc.contents);
+  return PositionIndex.fromEntries(locator.file, lines.lineStarts, { v: at, k: at, below: belowOf(doc.contents) });
 }

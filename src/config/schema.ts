@@ -7,8 +7,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { diag, show, type Diagnostic } from './diagnostics.js';
 // Compiled from the schema at build time (scripts/schema-validator.mjs): no run compiles it.
 import { validate as generatedValidate } from './generated/validate-schema.js';
-import type { Locator, PathSegment } from './locate.js';
-import { pointerToPath } from './locate.js';
+import type { Locator } from './locate.js';
+import { pointerToPath, type PathSegment } from './positions.js';
 import { closest } from './suggest.js';
 
 export const SCHEMA_URL = new URL('../../schemas/monsync.schema.json', import.meta.url);

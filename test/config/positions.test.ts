@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PositionIndex, type PathSegment } from '../../src/config/locate.js';
+import { indexDocument, type PathSegment } from '../../src/config/locate.js';
 import { parseSource, toPlainData } from '../../src/config/parse.js';
 
 const root = path.join(import.meta.dirname, '..', '..');
@@ -22,7 +22,7 @@ function check(display: string, text: string): number {
   const { parsed } = parseSource({ path: display, display, text });
   expect(parsed, display).toBeDefined();
   const { data } = toPlainData(parsed!);
-  const index = PositionIndex.of(parsed!.locator, parsed!.doc, parsed!.lines);
+  const index = indexDocument(parsed!.locator, parsed!.doc, parsed!.lines);
   const all = paths(data);
   for (const p of all) {
     expect(index.value(p), `${display} value ${JSON.stringify(p)}`).toEqual(parsed!.locator.value(p));

@@ -1,0 +1,34 @@
+/**
+ * The full path of stages 2-4 for one file (parse with the yaml library, interpolate, schema with
+ * diagnostics), for files the fast path does not read or that have a problem. Loaded on demand:
+ * a configuration fast-parse.ts reads whole never loads the yaml library.
+ */
+import type { Diagnostic } from './diagnostics.js';
+import { interpolateDocument, type Env } from './interpolate.js';
+import { indexDocument } from './locate.js';
+import { parseSource, toPlainData } from './parse.js';
+import type { RawFile } from './raw.js';
+import type { SourceFile } from './read.js';
+import type { ValidFile } from './resolve.js';
+import { validateFile } from './schema.js';
+
+/** Stages 2-4 for one file: the file's data when it passed them all. */
+export function loadFileFully(source: SourceFile, env: Env): { valid?: ValidFile; diagnostics: Diagnostic[] } {
+  const { parsed, diagnostics } = parseSource(source);
+  if (!parsed) return { diagnostics };
+  const interpolated = interpolateDocument(parsed, env);
+  diagnostics.push(...interpolated.diagnostics);
+  const { data, diagnostics: dataProblems } = toPlainData(parsed);
+  diagnostics.push(...dataProblems);
+  if (!data) return { diagnostics };
+  // A value whose variable is unset has already been reported; its schema complaints would be noise.
+  const failedAt = new Set([...interpolated.failed].map((o) => JSON.stringify(parsed.locator.at(o))));
+  const schemaProblems = validateFile(data, parsed.locator).filter(
+    (d) => !failedAt.has(JSON.stringify({ line: d.line, column: d.column })),
+  );
+  diagnostics.push(...schemaProblems);
+  if (diagnostics.length > 0) return { diagnostics };
+  // Later stages need positions only: the document itself is dropped with this frame.
+  const positions = indexDocument(parsed.locator, parsed.doc, parsed.lines);
+  return { valid: { locator: positions, data: data as unknown as RawFile }, diagnostics };
+}
