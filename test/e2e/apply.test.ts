@@ -5,9 +5,9 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ROOT, buildCli, expectCleanOutput, runCli, transcripts } from '../helpers/cli.js';
-import { apiCall, startTestEmulator, type RecordedRequest, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { ROOT, expectCleanOutput, runCli, transcripts } from '../helpers/cli.js';
+import { apiCall, type RecordedRequest, type TestEmulator } from '../helpers/emulator.js';
 import {
   Workspace,
   alertSubjects,
@@ -21,23 +21,14 @@ import {
   state,
   writes,
   type EmuState,
-  type SimpleMonitor,
-} from './support.js';
+  type SimpleMonitor, e2eSuite } from './support.js';
 
 let emu: TestEmulator;
 let ws: Workspace;
 
-beforeAll(async () => {
-  await buildCli();
-  emu = await startTestEmulator({ seed: 'default' });
-  ws = await Workspace.create();
-}, 300_000);
-beforeEach(async () => {
-  await emu.control.reset('default');
-});
-afterAll(async () => {
-  await emu?.close();
-  await ws?.remove();
+e2eSuite((e, w) => {
+  emu = e;
+  ws = w;
 });
 
 const cli = (args: string[], opts: { cwd?: string } = {}) => runCli(args, { url: emu.url, ...opts });

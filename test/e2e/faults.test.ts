@@ -3,9 +3,9 @@
  * after the service acted. Whatever the faults, apply converges (the plan afterwards is empty) and
  * never makes a monitor, alert or group twice.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildCli, expectCleanOutput, runCli, startCli, transcripts } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { expectCleanOutput, runCli, startCli, transcripts } from '../helpers/cli.js';
+import type { TestEmulator } from '../helpers/emulator.js';
 import {
   Workspace,
   alertSubjects,
@@ -18,23 +18,14 @@ import {
   settleRequests,
   state,
   type EmuState,
-  type SimpleMonitor,
-} from './support.js';
+  type SimpleMonitor, e2eSuite } from './support.js';
 
 let emu: TestEmulator;
 let ws: Workspace;
 
-beforeAll(async () => {
-  await buildCli();
-  emu = await startTestEmulator({ seed: 'default' });
-  ws = await Workspace.create();
-}, 300_000);
-beforeEach(async () => {
-  await emu.control.reset('default');
-});
-afterAll(async () => {
-  await emu?.close();
-  await ws?.remove();
+e2eSuite((e, w) => {
+  emu = e;
+  ws = w;
 });
 
 const pad = (i: number) => `f-${String(i).padStart(2, '0')}`;

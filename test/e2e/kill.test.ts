@@ -3,25 +3,17 @@
  * next apply finishes the job without making anything twice. A monitor can never exist without
  * its ownership marker, since the marker is part of the create body.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildCli, expectCleanOutput, runCli, startCli, transcripts } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { Workspace, configYaml, expectNoDuplicates, isSmtp, managed, memberLabels, settleRequests, state } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { expectCleanOutput, runCli, startCli, transcripts } from '../helpers/cli.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import { Workspace, configYaml, expectNoDuplicates, isSmtp, managed, memberLabels, settleRequests, state, e2eSuite } from './support.js';
 
 let emu: TestEmulator;
 let ws: Workspace;
 
-beforeAll(async () => {
-  await buildCli();
-  emu = await startTestEmulator({ seed: 'default' });
-  ws = await Workspace.create();
-}, 300_000);
-beforeEach(async () => {
-  await emu.control.reset('default');
-});
-afterAll(async () => {
-  await emu?.close();
-  await ws?.remove();
+e2eSuite((e, w) => {
+  emu = e;
+  ws = w;
 });
 
 const N = 40;

@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PASSWORD, ROOT, USERNAME, buildCli, expectCleanOutput, runCli, startCli, transcripts } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, ROOT, USERNAME, expectCleanOutput, runCli, startCli, transcripts } from '../helpers/cli.js';
+import type { TestEmulator } from '../helpers/emulator.js';
 import {
   Workspace,
   alertSeed,
@@ -21,23 +21,14 @@ import {
   memberLabels,
   smtpSeed,
   state,
-  writes,
-} from './support.js';
+  writes, e2eSuite } from './support.js';
 
 let emu: TestEmulator;
 let ws: Workspace;
 
-beforeAll(async () => {
-  await buildCli();
-  emu = await startTestEmulator({ seed: 'default' });
-  ws = await Workspace.create();
-}, 300_000);
-beforeEach(async () => {
-  await emu.control.reset('default');
-});
-afterAll(async () => {
-  await emu?.close();
-  await ws?.remove();
+e2eSuite((e, w) => {
+  emu = e;
+  ws = w;
 });
 
 const cli = (args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}) =>

@@ -5,7 +5,9 @@
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { buildCli } from '../helpers/cli.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import type { RecordedRequest, TestEmulator } from '../helpers/emulator.js';
 
 export interface StateMonitor {
@@ -247,4 +249,26 @@ export function alertSeed(monitor: string, subject: string, destinations: string
     timeout: 15,
     violations: '0',
   };
+}
+
+/**
+ * The hooks every CLI suite shares: the CLI built once, one emulator and one workspace for the file,
+ * and the account reset to the default seed before each test.
+ */
+export function e2eSuite(bind: (emu: TestEmulator, ws: Workspace) => void): void {
+  let emu: TestEmulator | undefined;
+  let ws: Workspace | undefined;
+  beforeAll(async () => {
+    await buildCli();
+    emu = await startTestEmulator({ seed: 'default' });
+    ws = await Workspace.create();
+    bind(emu, ws);
+  }, 300_000);
+  beforeEach(async () => {
+    await emu!.control.reset('default');
+  });
+  afterAll(async () => {
+    await emu?.close();
+    await ws?.remove();
+  });
 }
