@@ -26,20 +26,44 @@ export function filterIgnored(live: LiveState, ignore: readonly string[]): LiveS
 
 /** JSON with object keys sorted at every level: equal data, equal text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortDeep(value));
+  return JSON.stringify(sortDeep(value, new Map()));
 }
 
-function sortDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortDeep);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[k];
-      if (v !== undefined) out[k] = sortDeep(v);
+type KeyCache = Map<number, { keys: string[]; sorted: string[] }>;
+
+/** Object.keys(o).sort(), reusing the last sort for objects whose keys come in the same order. */
+function sortedKeys(o: object, cache: KeyCache): string[] {
+  const keys = Object.keys(o);
+  const hit = cache.get(keys.length);
+  if (hit !== undefined) {
+    const k = hit.keys;
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      if (k[i] !== keys[i]) {
+        same = false;
+        break;
+      }
     }
+    if (same) return hit.sorted;
+  }
+  const sorted = [...keys].sort();
+  cache.set(keys.length, { keys, sorted });
+  return sorted;
+}
+
+function sortDeep(value: unknown, cache: KeyCache): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = sortDeep(value[i], cache);
     return out;
   }
-  return value;
+  const out: Record<string, unknown> = {};
+  for (const k of sortedKeys(value, cache)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== undefined) out[k] = sortDeep(v, cache);
+  }
+  return out;
 }
 
 const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
