@@ -2,6 +2,7 @@
  * The shape of one configuration file after schema validation (schemas/monsync.schema.json):
  * what the later stages may rely on. Defaults are not merged yet.
  */
+import { ALERT_BODY_FIELDS, MONITOR_SPEC_FIELDS } from '../model/desired.js';
 import type { Attachment, MessageFormat, UseTls } from '../model/live.js';
 
 export interface RawMonitorFields {
@@ -72,20 +73,6 @@ export interface RawFile {
 }
 
 /** Monitor fields copied into MonitorSpec (`type` is always smtp and is not part of the spec). */
-export const SPEC_FIELDS = [
-  'ip_address',
-  'test_account',
-  'timer',
-  'time_zone',
-  'port',
-  'ipv6',
-  'use_tls',
-  'attachment',
-  'custom_subject',
-  'custom_body',
-  'message_format',
-  'ttl',
-] as const;
+export const SPEC_FIELDS = MONITOR_SPEC_FIELDS;
 
-/** Alert fields a default may supply (`type` is always up-down and is not carried). */
-export const ALERT_DEFAULT_FIELDS = ['timeout', 'alert_destinations', 'message_init', 'message_term', 'down_only', 'repeat'] as const;
+export const ALERT_DEFAULT_FIELDS = ALERT_BODY_FIELDS;

@@ -4,6 +4,7 @@
  * monitor / alert shares factored into `defaults`. Pure: no I/O, no clock, so the same account
  * always gives the same documents.
  */
+import { ALERT_BODY_FIELDS } from '../model/desired.js';
 import type { Alert, LiveState, Monitor } from '../model/live.js';
 import { ALLOWED_TIMERS, ALLOWED_TTLS, DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
 import { globMatch } from '../plan/glob.js';
@@ -75,14 +76,7 @@ export const MONITOR_FACTORABLE = [
 ] as const;
 
 /** Alert fields, in the order they are written, that can move into `defaults.alert`. */
-export const ALERT_FACTORABLE = [
-  'timeout',
-  'alert_destinations',
-  'message_init',
-  'message_term',
-  'down_only',
-  'repeat',
-] as const;
+export const ALERT_FACTORABLE = ALERT_BODY_FIELDS;
 
 /**
  * What an omitted field means: the API's documented create defaults for monitors; for alerts the

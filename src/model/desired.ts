@@ -5,6 +5,28 @@
  */
 import type { Attachment, MessageFormat, UseTls } from './live.js';
 
+/**
+ * The SMTP monitor fields a configuration sets (API section 4.4 minus `type` and `label`), in the order
+ * plans show them. One list for the loader, the planner and export.
+ */
+export const MONITOR_SPEC_FIELDS = [
+  'ip_address',
+  'test_account',
+  'timer',
+  'time_zone',
+  'port',
+  'ipv6',
+  'use_tls',
+  'attachment',
+  'custom_subject',
+  'custom_body',
+  'message_format',
+  'ttl',
+] as const;
+
+/** Alert fields besides the two subjects: what `defaults.alert` may supply and export may factor out. */
+export const ALERT_BODY_FIELDS = ['timeout', 'alert_destinations', 'message_init', 'message_term', 'down_only', 'repeat'] as const;
+
 /** Where a value came from, for diagnostics and for plans that point back at the YAML. */
 export interface SourceRef {
   file: string;

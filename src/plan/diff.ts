@@ -16,7 +16,15 @@ import {
   type LiveState,
   type Monitor,
 } from '../model/live.js';
-import type { DesiredAlert, DesiredGroup, DesiredMonitor, DesiredState, SourceRef } from '../model/desired.js';
+import {
+  ALERT_BODY_FIELDS,
+  MONITOR_SPEC_FIELDS,
+  type DesiredAlert,
+  type DesiredGroup,
+  type DesiredMonitor,
+  type DesiredState,
+  type SourceRef,
+} from '../model/desired.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
@@ -43,35 +51,11 @@ export interface DiffOptions {
 }
 
 /** The monitor fields plan compares, in display order. */
-export const MONITOR_FIELDS = [
-  'label',
-  'ip_address',
-  'test_account',
-  'timer',
-  'time_zone',
-  'port',
-  'ipv6',
-  'use_tls',
-  'attachment',
-  'custom_subject',
-  'custom_body',
-  'message_format',
-  'ttl',
-  'meta',
-] as const;
+export const MONITOR_FIELDS = ['label', ...MONITOR_SPEC_FIELDS, 'meta'] as const;
 export type MonitorField = (typeof MONITOR_FIELDS)[number];
 
 /** The alert fields plan compares, in display order. */
-export const ALERT_FIELDS = [
-  'subject_init',
-  'subject_term',
-  'timeout',
-  'alert_destinations',
-  'message_init',
-  'message_term',
-  'down_only',
-  'repeat',
-] as const;
+export const ALERT_FIELDS = ['subject_init', 'subject_term', ...ALERT_BODY_FIELDS] as const;
 
 type Fields = Record<string, unknown>;
 type MonitorClass = 'managed' | 'unmanaged' | 'foreign' | 'other';
@@ -120,47 +104,27 @@ function uniq<T>(xs: readonly T[]): T[] {
   return [...new Set(xs)];
 }
 
+/**
+ * Comparable monitor values: each spec field as given, or its documented default where the source
+ * has none (the service's null, the config's omission). Both sides of the diff go through here, so
+ * a default can never differ between them and plan a perpetual change.
+ */
+function monitorValues(label: string, source: Partial<Record<(typeof MONITOR_SPEC_FIELDS)[number], unknown>>, meta: Record<string, string>): Fields {
+  const defaults: Record<string, unknown> = DOCUMENTED_MONITOR_DEFAULTS;
+  const out: Fields = { label };
+  for (const f of MONITOR_SPEC_FIELDS) out[f] = source[f] ?? (f in defaults ? defaults[f] : source[f]);
+  out.meta = meta;
+  return out;
+}
+
 /** Live monitor values with documented defaults for what the service left null. */
 export function liveMonitorFields(m: Monitor): Fields {
-  const d = DOCUMENTED_MONITOR_DEFAULTS;
-  return {
-    label: m.label,
-    ip_address: m.ip_address,
-    test_account: m.test_account,
-    timer: m.timer,
-    time_zone: m.time_zone,
-    port: m.port ?? d.port,
-    ipv6: m.ipv6 ?? d.ipv6,
-    use_tls: m.use_tls ?? d.use_tls,
-    attachment: m.attachment ?? d.attachment,
-    custom_subject: m.custom_subject ?? d.custom_subject,
-    custom_body: m.custom_body ?? d.custom_body,
-    message_format: m.message_format ?? d.message_format,
-    ttl: m.ttl ?? d.ttl,
-    meta: { ...m.meta },
-  };
+  return monitorValues(m.label, m, { ...m.meta });
 }
 
 /** Desired monitor values: documented defaults overlaid with the spec, plus the ownership marker. */
 export function desiredMonitorFields(dm: DesiredMonitor, owner: string): Fields {
-  const d = DOCUMENTED_MONITOR_DEFAULTS;
-  const s = dm.spec;
-  return {
-    label: dm.label,
-    ip_address: s.ip_address,
-    test_account: s.test_account,
-    timer: s.timer,
-    time_zone: s.time_zone,
-    port: s.port ?? d.port,
-    ipv6: s.ipv6 ?? d.ipv6,
-    use_tls: s.use_tls ?? d.use_tls,
-    attachment: s.attachment ?? d.attachment,
-    custom_subject: s.custom_subject ?? d.custom_subject,
-    custom_body: s.custom_body ?? d.custom_body,
-    message_format: s.message_format ?? d.message_format,
-    ttl: s.ttl ?? d.ttl,
-    meta: { ...d.meta, ...(s.meta ?? {}), [OWNER_META_KEY]: owner },
-  };
+  return monitorValues(dm.label, dm.spec, { ...DOCUMENTED_MONITOR_DEFAULTS.meta, ...(dm.spec.meta ?? {}), [OWNER_META_KEY]: owner });
 }
 
 /** The value a monitor field takes in a request body: the service clears an attachment with ''. */
