@@ -4,20 +4,11 @@
  * by mistake at the real service must not get as far as sending anything.
  */
 import { isLoopbackHost, parseBaseUrl } from '../api/url.js';
+import type { OutboxMessage } from '../emulator/alerting.js';
 import { UserError } from '../cli/errors.js';
 
-export interface OutboxMessage {
-  /** Unix seconds, emulator clock. */
-  time: number;
-  alert: string;
-  monitor: string;
-  destination: string;
-  kind: 'down' | 'up';
-  subject: string;
-  body: string;
-  /** False when the destination is not subscribed: recorded, not sent. */
-  delivered: boolean;
-}
+/** The outbox entries `GET /_emulator/outbox` answers with (a type only: nothing of the emulator is loaded). */
+export type { OutboxMessage } from '../emulator/alerting.js';
 
 /** What the drill needs of the emulator; tests may stand in for it. */
 export interface EmulatorControlApi {
