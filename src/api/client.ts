@@ -271,6 +271,10 @@ export class MonitoringClient implements MonitoringApi {
     await this.pool.close();
   }
 
+  async destroy(): Promise<void> {
+    await this.pool.destroy();
+  }
+
   // ---------------------------------------------------------------- transport
 
   private fullPath(spec: CallSpec): string {

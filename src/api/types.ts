@@ -170,6 +170,11 @@ export interface ClientStats {
 export interface MonitoringApi {
   readonly baseUrl: string;
   readonly stats: ClientStats;
+  /**
+   * Abandons every request in flight and closes the connections; the client cannot be used
+   * afterwards. For a run that ends early: its reads must not hold the process open.
+   */
+  destroy?(): Promise<void>;
 
   // 4.1 version 2
   getToken(): Promise<Token>;

@@ -72,7 +72,7 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
       else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
     } catch (err) {
       // The changes were made: a check that cannot run (a saved plan's files are not where they were,
-      // the account cannot be read again) must not fail the run, nor say that nothing was sent.
+      // the account cannot be read again) must not fail the run, nor say that no change was sent.
       if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
       out('not possible.\n');
       process.stderr.write('Warning: the changes were made, but planning again to check them failed; run `monsync plan` to see whether the account matches.\n');

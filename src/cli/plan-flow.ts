@@ -28,7 +28,7 @@ export async function loadDesired(paths: string[], quiet = false): Promise<Desir
   if ('diagnostics' in result) {
     const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
     throw new UserError(
-      `the configuration has ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was sent to the service`,
+      `the configuration has ${errors.length} problem${errors.length === 1 ? '' : 's'}; no change was sent to the service`,
       { details: formatDiagnostics(result.diagnostics, process.cwd()).split('\n').filter(Boolean) },
     );
   }
@@ -43,21 +43,40 @@ export async function loadDesired(paths: string[], quiet = false): Promise<Desir
 }
 
 export async function readAccount(api: MonitoringApi, desired: DesiredState | null, quiet = false): Promise<LiveState> {
+  const needed = desired ? groupsNeeded(desired) : undefined;
+  return (await startAccountRead(api, needed)).report(quiet);
+}
+
+function groupsNeeded(desired: DesiredState): Set<string> {
+  return new Set(desired.groups.flatMap((g) => [g.name, ...g.previous_names]));
+}
+
+interface AccountRead {
+  /** The live state; prints the "Reading account" line unless quiet. */
+  report(quiet: boolean): LiveState;
+}
+
+async function startAccountRead(api: MonitoringApi, needed: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined> | undefined): Promise<AccountRead> {
   const { readLive } = await import('../plan/read-live.js');
-  const needed = desired ? new Set(desired.groups.flatMap((g) => [g.name, ...g.previous_names])) : undefined;
   const before = api.stats.requests;
   const started = performance.now();
   const { live } = await readLive(api, needed ? { groupsNeeded: needed } : {});
-  if (!quiet) {
-    const smtp = live.monitors.filter((m) => m.type === 'smtp').length;
-    process.stderr.write(
-      `Reading account ${api.baseUrl} ... ${plural(live.monitors.length, 'monitor')} (${smtp} SMTP), ` +
-        `${plural(live.alerts.length, 'alert')}, ${plural(live.groups.length, 'group')}, ` +
-        `${plural(live.destinations.length, 'destination')} ` +
-        `(${((performance.now() - started) / 1000).toFixed(1)} s, ${plural(api.stats.requests - before, 'request')})\n`,
-    );
-  }
-  return live;
+  const ms = performance.now() - started;
+  const requests = api.stats.requests - before;
+  return {
+    report(quiet) {
+      if (!quiet) {
+        const smtp = live.monitors.filter((m) => m.type === 'smtp').length;
+        process.stderr.write(
+          `Reading account ${api.baseUrl} ... ${plural(live.monitors.length, 'monitor')} (${smtp} SMTP), ` +
+            `${plural(live.alerts.length, 'alert')}, ${plural(live.groups.length, 'group')}, ` +
+            `${plural(live.destinations.length, 'destination')} ` +
+            `(${(ms / 1000).toFixed(1)} s, ${plural(requests, 'request')})\n`,
+        );
+      }
+      return live;
+    },
+  };
 }
 
 export async function computePlan(desired: DesiredState, live: LiveState, api: MonitoringApi, opts: PlanFlowOptions): Promise<Plan> {
@@ -71,7 +90,7 @@ export async function computePlan(desired: DesiredState, live: LiveState, api: M
   } catch (err) {
     if (err instanceof PlanError) {
       throw new UserError(
-        `the plan cannot be made: ${plural(err.problems.length, 'problem')}; nothing was sent to the service`,
+        `the plan cannot be made: ${plural(err.problems.length, 'problem')}; no change was sent to the service`,
         { details: err.problems.map((p) => `  - ${p}`) },
       );
     }
@@ -79,13 +98,39 @@ export async function computePlan(desired: DesiredState, live: LiveState, api: M
   }
 }
 
-/** Config first: a typo in the YAML is reported before anything needs credentials or the network. */
+/**
+ * The account read is nothing but GETs, so it starts at once and its network wait overlaps the YAML
+ * load instead of following it (on a large account the two take about as long). The configuration
+ * still decides what is reported: a broken one is reported alone, before any problem with
+ * credentials or the network, the reads in flight are abandoned, and nothing is ever written.
+ */
 export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: PlanFlowOptions): Promise<PlanFlowResult & { api: MonitoringApi }> {
-  const desired = await loadDesired(opts.paths, opts.quiet);
-  const api = await connectApi();
-  const live = await readAccount(api, desired, opts.quiet);
+  let settleNeeded!: (names: ReadonlySet<string> | undefined) => void;
+  const needed = new Promise<ReadonlySet<string> | undefined>((resolve) => (settleNeeded = resolve));
+  const connecting = connectApi();
+  const reading = connecting.then((api) => startAccountRead(api, needed));
+  // Both are awaited below, or dropped with the configuration's own error: never an unhandled rejection.
+  connecting.catch(() => undefined);
+  reading.catch(() => undefined);
+
+  let desired: DesiredState;
+  try {
+    desired = await loadDesired(opts.paths, opts.quiet);
+  } catch (err) {
+    settleNeeded(undefined);
+    await connecting.then((api) => abandon(api), () => undefined);
+    throw err;
+  }
+  settleNeeded(groupsNeeded(desired));
+  const api = await connecting;
+  const live = (await reading).report(opts.quiet ?? false);
   const plan = await computePlan(desired, live, api, opts);
   return { plan, desired, live, api };
+}
+
+/** Drops the reads still in flight, so a failed run ends now rather than when the answers arrive. */
+async function abandon(api: MonitoringApi): Promise<void> {
+  await api.destroy?.().catch(() => undefined);
 }
 
 export function plural(n: number, word: string): string {

@@ -210,7 +210,7 @@ describe('apply --plan where the configuration files are not there', () => {
   // A CI apply job runs the saved plan from another checkout or directory: the plan's files
   // (relative paths) are not found. The closing check cannot run, but the apply itself succeeded;
   // it must neither fail nor claim that nothing was sent.
-  it('applies the plan, exits 0, and says the check could not run instead of "nothing was sent"', async () => {
+  it('applies the plan, exits 0, and says the check could not run instead of "no change was sent"', async () => {
     await realisticCopy('moved/cfg', (_f, t) => t);
     const out = ws.path('moved.json');
     expect((await cli(['plan', 'cfg', '--out', out], { cwd: ws.path('moved') })).code).toBe(0);
@@ -218,7 +218,7 @@ describe('apply --plan where the configuration files are not there', () => {
     const r = await cli(['apply', '--plan', out, '--auto-approve'], { cwd: ws.dir });
     expect(r.stdout).toMatch(/^Apply complete: 22 added, 0 changed, 0 destroyed/m);
     expect(managed(await state(emu), 'mail-team')).toHaveLength(8);
-    expect(`${r.stdout}${r.stderr}`).not.toContain('nothing was sent');
+    expect(`${r.stdout}${r.stderr}`).not.toContain('no change was sent');
     expect(r.stderr).toContain('planning again to check them failed');
     expect(r.stderr).toContain('cfg/americas.yaml');
     expect(r.code, r.stdout + r.stderr).toBe(0);

@@ -5,6 +5,7 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -237,7 +238,9 @@ describe('a malformed configuration', () => {
       /^monsync\.yaml:4:5: .*ip_adress/m,
     ],
   ];
-  it.each(bad)('%s: exit 1 with file:line:column diagnostics and not one request', async (name, text, diagnostic) => {
+  // The account read starts while the YAML loads (it is only GETs): a broken configuration may have
+  // read the account, but it must never have written to it.
+  it.each(bad)('%s: exit 1 with file:line:column diagnostics and not one write', async (name, text, diagnostic) => {
     const dir = `bad-${name.replaceAll(' ', '-')}`;
     await ws.write(`${dir}/monsync.yaml`, text);
     await emu.control.clearRequests();
@@ -246,10 +249,30 @@ describe('a malformed configuration', () => {
       const r = await cli(args, { cwd: ws.path(dir) });
       expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(1);
       expect(r.stderr).toMatch(diagnostic);
-      expect(r.stderr).toContain('nothing was sent to the service');
+      expect(r.stderr).toContain('no change was sent to the service');
       expect(r.stdout).toBe('');
     }
-    expect(await emu.control.requests()).toEqual([]);
+    const requests = await emu.control.requests();
+    expect(requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
+  it('is reported before missing credentials or an unreachable service', async () => {
+    const [, text, diagnostic] = bad[0]!;
+    await ws.write('bad-first/monsync.yaml', text);
+    const noCreds = await cli(['plan'], { cwd: ws.path('bad-first'), env: { MONSYNC_USERNAME: '', MONSYNC_PASSWORD: '' } });
+    expect(noCreds.code, noCreds.stderr).toBe(1);
+    expect(noCreds.stderr).toMatch(diagnostic);
+    expect(noCreds.stderr).not.toMatch(/MONSYNC_USERNAME|MONSYNC_PASSWORD|credential/i);
+    // A loopback port nobody listens on (taken from port 0, then released): the read fails at once, and
+    // the configuration's problems are still what is shown.
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((r) => server.close(() => r()));
+    const closed = await cli(['plan', '--url', `http://127.0.0.1:${port}`], { cwd: ws.path('bad-first') });
+    expect(closed.code, closed.stderr).toBe(1);
+    expect(closed.stderr).toMatch(diagnostic);
+    expect(closed.stderr).not.toMatch(/ECONNREFUSED|could not connect|connect/i);
   });
 });
 
@@ -483,12 +506,9 @@ describe('--prune and settings.ignore', () => {
 });
 
 describe('output hygiene', () => {
-  // BUG (not fixed here, see the report): `${VAR}` interpolation reads any environment variable,
-  // the credentials included, so a configuration (say, in a pull request whose plan CI posts as a
-  // comment) that writes `custom_subject: "${MONSYNC_PASSWORD}"` gets the password printed in the
-  // plan, in the markdown comment and in the saved plan (and sent to the service). The fix is a
-  // policy choice across src/config (refuse credential variables) or src/render + saved-plan (mask
-  // registered secrets), not one function.
+  // `${VAR}` interpolation could read the credentials: a configuration (say, in a pull request whose
+  // plan CI posts as a comment) writing `custom_subject: "${MONSYNC_PASSWORD}"` would print the
+  // password in the plan, the comment and the saved plan, and send it to the service. Refused.
   it('a configuration interpolating ${MONSYNC_PASSWORD} is refused: the secret never reaches a plan, a comment or the service', async () => {
     await ws.write(
       'interpolated/monsync.yaml',
@@ -506,7 +526,9 @@ describe('output hygiene', () => {
       expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
     }
     await expect(readFile(out, 'utf8')).rejects.toThrow();
-    expect(await emu.control.requests()).toEqual([]);
+    const requests = await emu.control.requests();
+    expect(requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    expect(JSON.stringify(requests)).not.toContain(PASSWORD);
   });
 
   it('no run of this file printed the password or a stack trace', () => {
