@@ -9,8 +9,12 @@ import type { MonitoringApi } from '../api/types.js';
 import type { Group, GroupMember, LiveState, Monitor } from '../model/live.js';
 
 export interface ReadLiveOptions {
-  /** Names of groups whose exact membership the plan needs (declared names and previous names). */
-  groupsNeeded?: ReadonlySet<string>;
+  /**
+   * Names of groups whose exact membership the plan needs (declared names and previous names). A
+   * promise lets the list reads start before the configuration is loaded: it is awaited only when
+   * single-group reads turn out to be needed.
+   */
+  groupsNeeded?: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined>;
 }
 
 export interface ReadLiveResult {
@@ -37,7 +41,7 @@ export async function readLive(api: MonitoringApi, opts: ReadLiveOptions = {}): 
   if (complete) {
     groups = groupList.map((g) => ({ id: g.id, name: g.name, members: derived.get(g.id) ?? [] }));
   } else {
-    const needed = opts.groupsNeeded;
+    const needed = await opts.groupsNeeded;
     const toRead = groupList.filter((g) => needed === undefined || needed.has(g.name));
     groupReads = toRead.length;
     const read = new Map((await Promise.all(toRead.map((g) => api.getGroup(g.id)))).map((g) => [g.id, g]));
