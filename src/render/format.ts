@@ -3,8 +3,13 @@
  * bodies) is untrusted: it is quoted or escaped so it cannot move the cursor, recolour a terminal,
  * reorder text with bidi controls, or break out of the Markdown it is placed in.
  */
-import { structuredPatch } from 'diff';
+import { createRequire } from 'node:module';
 import type { Change, ChangeAction, PlanSummary, UnmanagedCounts } from '../plan/types.js';
+
+// `diff` is needed only by a plan that changes a multi-line text; loaded then, synchronously, so the
+// renderers stay pure functions and every other plan skips its ~15 ms of module loading.
+let diffModule: typeof import('diff') | undefined;
+const textDiff = (): typeof import('diff') => (diffModule ??= createRequire(import.meta.url)('diff') as typeof import('diff'));
 
 // C0 and C1 controls (but tab and newline), DEL, line/paragraph separators, bidi embeddings,
 // overrides and isolates ("Trojan Source"), zero-width joiners and the BOM.
@@ -54,7 +59,7 @@ export function isMultiline(value: unknown): value is string {
  */
 export function diffLines(before: string, after: string, context = 3): string[] {
   const nl = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
-  const patch = structuredPatch('before', 'after', nl(before), nl(after), '', '', { context });
+  const patch = textDiff().structuredPatch('before', 'after', nl(before), nl(after), '', '', { context });
   const out: string[] = [];
   for (const h of patch.hunks) {
     out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
