@@ -6,19 +6,24 @@
  * large configuration). Anything outside that subset (anchors, tags, block scalars, multi-line
  * values, trailing comments, `${`, empty values, duplicate or unusual keys...) makes it give up,
  * and the file takes the full path, which also produces every diagnostic.
+ *
+ * One pass over the text with charCodeAt, no line arrays, no regular expression per value. Where
+ * each value was written goes into integer arrays (FastPositions) instead of an object and a Map
+ * per value: a 10,000-monitor configuration has hundreds of thousands of values, and positions
+ * are only read for the item sources of the state and for diagnostics.
  */
-import { PositionIndex, type Entry } from './positions.js';
+import type { Position } from './diagnostics.js';
+import type { PathSegment, Positions } from './positions.js';
 
 /** Half of parse.ts's MAX_DEPTH (flow collections add a level): deeper files get the full path's diagnostic. */
 const MAX_FAST_DEPTH = 32;
-
+/** Keys longer than this are left to the library (it stops treating them as implicit keys). */
+const MAX_KEY_LENGTH = 1000;
 
 class GiveUp extends Error {}
-const giveUp = (): never => {
-  throw new GiveUp();
-};
+/** Thrown often (every file outside the subset): one instance, so no stack is captured each time. */
+const GIVE_UP = new GiveUp('outside the fast path');
 
-const KEY = /[A-Za-z_][A-Za-z0-9_-]*:(?=[ \n]|$)/y;
 /** JSON's escapes mean the same in YAML double-quoted scalars; YAML's others are left to the library. */
 const DOUBLE_QUOTED = /"(?:[^"\\\x00-\x1f\x7f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
 /** Scalars the core schema reads as something other than a string (and keys it would not keep as text). */
@@ -26,229 +31,480 @@ const SPECIAL: Record<string, boolean | null> = {
   true: true, True: true, TRUE: true, false: false, False: false, FALSE: false,
   null: null, Null: null, NULL: null, '~': null,
 };
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
-/** Characters that start something other than a plain scalar, or make its reading depend on context. */
-const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`<]/;
-const PLAIN_FLOW = /^[^,[\]{}#:"'\x00-\x1f\x7f]+$/;
+/** Tabs, CRs, control and other non-printable characters are the full path's. */
+const NOT_FAST = /[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
+/** The keys the fast path takes; FastPositions only looks for names of this shape. */
+const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
-function plainValue(raw: string, flow: boolean): unknown {
-  if (raw === '' || INDICATOR.test(raw) || raw.includes('${')) giveUp();
-  if (flow ? !PLAIN_FLOW.test(raw) : /: |:$| #|[\x00-\x1f\x7f]/.test(raw)) giveUp();
-  if (Object.hasOwn(SPECIAL, raw)) return SPECIAL[raw];
-  if (/^[-+.0-9]/.test(raw)) {
-    if (/^(0|[1-9][0-9]{0,14})$/.test(raw)) return Number(raw);
-    giveUp();
-  }
-  return raw;
+const NL = 10;
+const SPACE = 32;
+const QUOTE = 34;
+const HASH = 35;
+const PERCENT = 37;
+const PLUS = 43;
+const COMMA = 44;
+const DASH = 45;
+const DOT = 46;
+const ZERO = 48;
+const NINE = 57;
+const COLON = 58;
+const LBRACKET = 91;
+const BACKSLASH = 92;
+const RBRACKET = 93;
+const UNDERSCORE = 95;
+const LBRACE = 123;
+const RBRACE = 125;
+const DEL = 127;
+
+/** Characters that start something other than a plain scalar, or make its reading depend on context. */
+const INDICATOR = new Uint8Array(128);
+for (const c of "-?:,[]{}#&*!|>'\"%@`<") INDICATOR[c.charCodeAt(0)] = 1;
+/** Characters a plain scalar inside a flow collection must not contain. */
+const NOT_PLAIN_FLOW = new Uint8Array(128);
+for (const c of ',[]{}#:"\'') NOT_PLAIN_FLOW[c.charCodeAt(0)] = 1;
+for (let c = 0; c < 0x20; c++) NOT_PLAIN_FLOW[c] = 1;
+NOT_PLAIN_FLOW[DEL] = 1;
+
+const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
+const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
+
+/*
+ * Nodes (every value: the root, mappings, lists, scalars) are numbered in document order, the
+ * root 0. Four integers per node: where Locator.value puts it, where Locator.key does (the key's
+ * offset for a mapping entry, else the value's), the first of its children in `slots`, and their
+ * number (bitwise-not of it for a mapping, so a mapping is told from a list without data).
+ */
+const NODE_SIZE = 4;
+const N_VALUE = 0;
+const N_KEY = 1;
+const N_FIRST = 2;
+const N_COUNT = 3;
+
+function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+  if (needed <= array.length) return array;
+  const bigger = new Int32Array(Math.max(needed, array.length * 2));
+  bigger.set(array);
+  return bigger;
 }
 
-export function fastParse(text: string, file: string): { data: Record<string, unknown>; positions: PositionIndex } | undefined {
-  // Tabs, CRs, control and other non-printable characters, and interpolation are the full path's.
-  if (/[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/.test(text) || text.includes('${')) return undefined;
-  const lineStarts: number[] = [];
-  // The lines with content, as three arrays of small integers (no object per line):
-  // the offset of the first character after the indentation (after a `- ` once one was consumed),
-  // its column (the indentation the content has), and the offset of the line's end.
-  const lineAt: number[] = [];
-  const lineIndent: number[] = [];
-  const lineEnd: number[] = [];
-  for (let start = 0; start <= text.length; ) {
-    lineStarts.push(start);
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    let at = start;
-    while (at < end && text.charCodeAt(at) === 32) at++;
-    const first = text[at];
-    if (at < end && first !== '#') {
-      // Directives and document markers are the library's business.
-      if (at === start && (first === '%' || text.startsWith('---', at) || text.startsWith('...', at))) return undefined;
-      lineAt.push(at);
-      lineIndent.push(at - start);
-      lineEnd.push(end);
-    }
-    if (end === text.length) break;
-    start = end + 1;
-  }
-  const count = lineAt.length;
-  if (count === 0 || lineIndent[0] !== 0) return undefined;
+/** Where each value of a fast-parsed file was written: Locator's answers, from integer arrays. */
+class FastPositions implements Positions {
+  constructor(
+    readonly file: string,
+    private readonly text: string,
+    /** Offsets at which lines start, as yaml's LineCounter records them. */
+    private readonly lineStarts: Int32Array,
+    private readonly nodes: Int32Array,
+    private readonly slots: Int32Array,
+  ) {}
 
-  let li = 0;
+  private pos(offset: number): Position {
+    if (offset < 0) return { line: 1, column: 1 };
+    // yaml's LineCounter.linePos, so positions match the Locator's to the column.
+    const starts = this.lineStarts;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (starts[mid]! < offset) low = mid + 1;
+      else high = mid;
+    }
+    let line: number;
+    let column: number;
+    if (starts[low] === offset) {
+      line = low + 1;
+      column = 1;
+    } else if (low === 0) {
+      line = 0;
+      column = offset;
+    } else {
+      line = low;
+      column = offset - starts[low - 1]! + 1;
+    }
+    return { line: Math.max(1, line), column: Math.max(1, column) };
+  }
+
+  /** The node at `path`, or the bitwise-not of the deepest one reached (as Locator.find's `nearest`). */
+  private find(path: readonly PathSegment[]): number {
+    const { nodes, slots, text } = this;
+    let node = 0;
+    for (const seg of path) {
+      const at = node * NODE_SIZE;
+      const count = nodes[at + N_COUNT]!;
+      const first = nodes[at + N_FIRST]!;
+      let next = -1;
+      if (count < 0) {
+        // A mapping: its keys are in the text at each child's key offset, followed by ':'.
+        const name = String(seg);
+        if (KEY_NAME.test(name)) {
+          for (let i = 0; i < ~count; i++) {
+            const child = slots[first + i]!;
+            const keyAt = nodes[child * NODE_SIZE + N_KEY]!;
+            if (text.charCodeAt(keyAt + name.length) === COLON && text.startsWith(name, keyAt)) {
+              next = child;
+              break;
+            }
+          }
+        }
+      } else if (count > 0) {
+        const isIndex = typeof seg === 'number' && Number.isSafeInteger(seg) ? seg >= 0 : /^\d+$/.test(String(seg));
+        if (isIndex && Number(seg) < count) next = slots[first + Number(seg)]!;
+      }
+      if (next < 0) return ~node;
+      node = next;
+    }
+    return node;
+  }
+
+  value(path: readonly PathSegment[]): Position {
+    const found = this.find(path);
+    return this.pos(this.nodes[(found < 0 ? ~found : found) * NODE_SIZE + N_VALUE]!);
+  }
+
+  key(path: readonly PathSegment[]): Position {
+    const found = this.find(path);
+    return this.pos(found < 0 ? this.nodes[~found * NODE_SIZE + N_VALUE]! : this.nodes[found * NODE_SIZE + N_KEY]!);
+  }
+}
+
+class Scanner {
+  /** The current content line (not blank, not a comment): where it starts, its content, its end. */
+  private lineStart = 0;
+  private at = 0;
+  /** The content's column: after a `- ` once the item's mapping took it over. */
+  private indent = 0;
+  private end = 0;
+  /** False once every line has been read. */
+  private more = true;
+  /** Where the line after the current one starts. */
+  private next = 0;
+  /** Where the scalar or flow collection just read ends. */
+  private after = 0;
+
+  lineStarts: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  lines = 0;
+  nodes: Int32Array<ArrayBuffer>;
+  nodeCount = 0;
+  slots: Int32Array<ArrayBuffer>;
+  slotCount = 0;
+  /** Ids of the children of the collections being read, innermost last. */
+  private open: Int32Array<ArrayBuffer> = new Int32Array(256);
+  private openCount = 0;
+
+  constructor(private readonly text: string) {
+    // About one value per 12 characters in configurations of the usual shape.
+    const guess = Math.max(64, text.length >> 3);
+    this.nodes = new Int32Array(guess * NODE_SIZE);
+    this.slots = new Int32Array(guess);
+  }
+
+  document(): Record<string, unknown> {
+    this.nextLine();
+    if (!this.more || this.indent !== 0) throw GIVE_UP;
+    const data = this.blockMap(0, 0, this.at);
+    if (this.more) throw GIVE_UP;
+    return data;
+  }
+
+  /** Moves to the next content line; directives and document markers are the library's business. */
+  private nextLine(): void {
+    const text = this.text;
+    const length = text.length;
+    let start = this.next;
+    while (start <= length) {
+      if (this.lines === this.lineStarts.length) this.lineStarts = grown(this.lineStarts, this.lines + 1);
+      this.lineStarts[this.lines++] = start;
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = length;
+      let at = start;
+      while (at < end && text.charCodeAt(at) === SPACE) at++;
+      if (at < end) {
+        const c = text.charCodeAt(at);
+        if (c !== HASH) {
+          if (at === start && (c === PERCENT || text.startsWith('---', at) || text.startsWith('...', at))) throw GIVE_UP;
+          this.lineStart = start;
+          this.at = at;
+          this.indent = at - start;
+          this.end = end;
+          this.next = end + 1;
+          return;
+        }
+      }
+      if (end === length) break;
+      start = end + 1;
+    }
+    this.more = false;
+  }
+
+  /** A new node, counted as a child of the innermost open collection. */
+  private node(value: number, key: number): number {
+    const id = this.nodeCount++;
+    const at = id * NODE_SIZE;
+    if (at + NODE_SIZE > this.nodes.length) this.nodes = grown(this.nodes, at + NODE_SIZE);
+    this.nodes[at + N_VALUE] = value;
+    this.nodes[at + N_KEY] = key;
+    if (this.openCount === this.open.length) this.open = grown(this.open, this.openCount + 1);
+    this.open[this.openCount++] = id;
+    return id;
+  }
+
+  /** Ends a collection: its children are the nodes opened since `mark`. */
+  private close(id: number, mark: number, isMap: boolean): void {
+    const count = this.openCount - mark;
+    const slots = (this.slots = grown(this.slots, this.slotCount + count));
+    for (let i = 0; i < count; i++) slots[this.slotCount + i] = this.open[mark + i]!;
+    const at = id * NODE_SIZE;
+    this.nodes[at + N_FIRST] = this.slotCount;
+    this.nodes[at + N_COUNT] = isMap ? ~count : count;
+    this.slotCount += count;
+    this.openCount = mark;
+  }
+
+  /** The end of the `key:` at `at` (the offset of its ':'), or -1 when no such key starts there. */
+  private keyEnd(at: number): number {
+    const text = this.text;
+    if (!isKeyStart(text.charCodeAt(at))) return -1;
+    let i = at + 1;
+    while (isKeyChar(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== COLON) return -1;
+    const c = text.charCodeAt(i + 1);
+    return c === SPACE || c === NL || i + 1 === text.length ? i : -1;
+  }
+
+  /** The block collection starting at the current line with content at `indent`. */
+  private block(indent: number, depth: number, key: number): unknown {
+    if (depth >= MAX_FAST_DEPTH) throw GIVE_UP;
+    return this.text.charCodeAt(this.at) === DASH ? this.blockSeq(indent, depth, key) : this.blockMap(indent, depth, key);
+  }
+
+  /** After a value that ends its line: the next line must not continue it. */
+  private endOfValue(indent: number): void {
+    this.nextLine();
+    if (this.more && this.indent > indent) throw GIVE_UP;
+  }
+
+  private blockMap(indent: number, depth: number, key: number): Record<string, unknown> {
+    const text = this.text;
+    const id = this.node(this.at, key);
+    const mark = this.openCount;
+    const data: Record<string, unknown> = {};
+    while (this.more) {
+      if (this.indent < indent) break;
+      if (this.indent > indent) throw GIVE_UP;
+      const at = this.at;
+      const end = this.end;
+      const colon = this.keyEnd(at);
+      if (colon < 0 || colon - at > MAX_KEY_LENGTH) throw GIVE_UP;
+      const name = text.slice(at, colon);
+      if (Object.hasOwn(SPECIAL, name) || name === '__proto__' || name === 'constructor' || Object.hasOwn(data, name)) throw GIVE_UP;
+      let pos = colon + 1;
+      while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+      if (pos < end) {
+        data[name] = this.inline(pos, end, at);
+        this.endOfValue(indent);
+        continue;
+      }
+      this.nextLine();
+      // An empty value (or a list at the key's own indentation) is left to the library.
+      if (!this.more || this.indent <= indent) throw GIVE_UP;
+      data[name] = this.block(this.indent, depth + 1, at);
+    }
+    this.close(id, mark, true);
+    return data;
+  }
+
+  private blockSeq(indent: number, depth: number, key: number): unknown[] {
+    const text = this.text;
+    const id = this.node(this.at, key);
+    const mark = this.openCount;
+    const items: unknown[] = [];
+    while (this.more) {
+      if (this.indent < indent) break;
+      const at = this.at;
+      const end = this.end;
+      if (this.indent > indent || text.charCodeAt(at) !== DASH || text.charCodeAt(at + 1) !== SPACE) throw GIVE_UP;
+      let pos = at + 1;
+      while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+      if (pos === end || text.charCodeAt(pos) === DASH) throw GIVE_UP;
+      if (this.keyEnd(pos) >= 0) {
+        // `- key: value`: a mapping whose keys line up with this one.
+        this.at = pos;
+        this.indent = pos - this.lineStart;
+        items.push(this.blockMap(this.indent, depth + 1, pos));
+        continue;
+      }
+      items.push(this.inline(pos, end, pos));
+      this.endOfValue(indent);
+    }
+    this.close(id, mark, false);
+    return items;
+  }
 
   /** The scalar or flow collection at `pos`, which must end its line. */
-  const inline = (pos: number, end: number): { value: unknown; entry: Entry } => {
-    const c = text[pos];
+  private inline(pos: number, end: number, key: number): unknown {
+    const text = this.text;
+    const c = text.charCodeAt(pos);
     let value: unknown;
-    let below: Entry['below'];
     let after: number;
-    if (c === '"') {
-      ({ value, after } = quoted(pos));
-    } else if (c === '[' || c === '{') {
-      ({ value, below, after } = flow(pos, end, c === '['));
+    if (c === LBRACKET || c === LBRACE) {
+      value = this.flow(pos, end, c === LBRACKET, key);
+      after = this.after;
     } else {
-      const raw = text.slice(pos, end).replace(/ +$/, '');
-      value = plainValue(raw, false);
-      after = pos + raw.length;
+      this.node(pos, key);
+      if (c === QUOTE) {
+        value = this.quoted(pos);
+        after = this.after;
+      } else {
+        after = end;
+        while (text.charCodeAt(after - 1) === SPACE) after--;
+        value = this.plain(pos, after, false);
+      }
     }
-    while (after < end && text.charCodeAt(after) === 32) after++;
-    if (after !== end) giveUp();
-    return { value, entry: { v: pos, k: pos, below } };
-  };
+    while (after < end && text.charCodeAt(after) === SPACE) after++;
+    if (after !== end) throw GIVE_UP;
+    return value;
+  }
 
-  const quoted = (pos: number): { value: string; after: number } => {
+  /** A double-quoted scalar on one line; `after` is set past its closing quote. */
+  private quoted(pos: number): string {
+    const text = this.text;
     // Most quoted values have no escapes: the text between the quotes is the value.
-    const close = text.indexOf('"', pos + 1);
-    const newline = text.indexOf('\n', pos + 1);
-    if (close > pos && (newline < 0 || close < newline)) {
-      const value = text.slice(pos + 1, close);
-      if (!value.includes('\\')) return { value, after: close + 1 };
+    for (let i = pos + 1; ; i++) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        this.after = i + 1;
+        return text.slice(pos + 1, i);
+      }
+      if (c === BACKSLASH) break;
+      // A line break (or the end of the text) before the closing quote: a multi-line scalar.
+      if (c === NL || i >= text.length) throw GIVE_UP;
     }
     DOUBLE_QUOTED.lastIndex = pos;
     const m = DOUBLE_QUOTED.exec(text);
-    if (!m) return giveUp();
-    return { value: JSON.parse(m[0]) as string, after: pos + m[0].length };
-  };
+    if (!m) throw GIVE_UP;
+    this.after = pos + m[0].length;
+    return JSON.parse(m[0]) as string;
+  }
 
-  const flow = (open: number, end: number, isSeq: boolean): { value: unknown; below: Entry['below']; after: number } => {
-    const close = isSeq ? ']' : '}';
+  /** The plain scalar text[start, stop) (trailing spaces already dropped). */
+  private plain(start: number, stop: number, flow: boolean): unknown {
+    const text = this.text;
+    if (start === stop) throw GIVE_UP;
+    const first = text.charCodeAt(start);
+    if (first < 128 && INDICATOR[first] === 1) throw GIVE_UP;
+    for (let i = start; i < stop; i++) {
+      const c = text.charCodeAt(i);
+      if (flow) {
+        if (c < 128 && NOT_PLAIN_FLOW[c] === 1) throw GIVE_UP;
+      } else if (c === COLON) {
+        // `: ` or a final ':' would make it a key.
+        if (i + 1 === stop || text.charCodeAt(i + 1) === SPACE) throw GIVE_UP;
+      } else if (c === HASH) {
+        // ` #` starts a comment.
+        if (text.charCodeAt(i - 1) === SPACE) throw GIVE_UP;
+      } else if (c < 0x20 || c === DEL) throw GIVE_UP;
+    }
+    if (first === PLUS || first === DOT || (first >= ZERO && first <= NINE)) {
+      // Only decimal integers the core schema and Number read alike (at most 15 digits: exact).
+      const length = stop - start;
+      if (first === ZERO) {
+        if (length === 1) return 0;
+        throw GIVE_UP;
+      }
+      if (first === PLUS || first === DOT || length > 15) throw GIVE_UP;
+      let n = 0;
+      for (let i = start; i < stop; i++) {
+        const c = text.charCodeAt(i);
+        if (c < ZERO || c > NINE) throw GIVE_UP;
+        n = n * 10 + (c - ZERO);
+      }
+      return n;
+    }
+    const raw = text.slice(start, stop);
+    if (stop - start <= 5 && Object.hasOwn(SPECIAL, raw)) return SPECIAL[raw];
+    return raw;
+  }
+
+  /** A one-line flow list or mapping of scalars; `after` is set past its closing bracket. */
+  private flow(open: number, end: number, isSeq: boolean, key: number): unknown {
+    const text = this.text;
+    const close = isSeq ? RBRACKET : RBRACE;
+    const id = this.node(open, key);
+    const mark = this.openCount;
     const items: unknown[] = [];
     const map: Record<string, unknown> = {};
-    const entries: Entry[] = [];
-    const keys = new Map<string, Entry>();
     let pos = open + 1;
-    const skip = () => {
-      while (pos < end && text.charCodeAt(pos) === 32) pos++;
-    };
-    const scalar = (): { value: unknown; start: number } => {
-      skip();
-      const start = pos;
-      if (text[pos] === '"') {
-        const q = quoted(pos);
-        pos = q.after;
-        return { value: q.value, start };
-      }
-      while (pos < end && text[pos] !== ',' && text[pos] !== close && text[pos] !== ':') pos++;
-      return { value: plainValue(text.slice(start, pos).replace(/ +$/, ''), true), start };
-    };
-    skip();
-    if (text[pos] !== close) {
+    while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+    if (text.charCodeAt(pos) !== close) {
       for (;;) {
-        if (isSeq) {
-          const item = scalar();
-          items.push(item.value);
-          entries.push({ v: item.start, k: item.start, below: undefined });
-        } else {
-          skip();
-          const keyStart = pos;
-          const m = /^([A-Za-z_][A-Za-z0-9_-]*): /.exec(text.slice(pos, end));
-          if (!m) giveUp();
-          const key = m![1]!;
-          if (Object.hasOwn(SPECIAL, key) || FORBIDDEN_KEYS.has(key) || keys.has(key)) giveUp();
-          pos += key.length + 1;
-          const item = scalar();
-          map[key] = item.value;
-          keys.set(key, { v: item.start, k: keyStart, below: undefined });
+        let keyStart = -1;
+        let name = '';
+        if (!isSeq) {
+          // `name: ` with exactly the block keys' characters, and a space after the colon.
+          keyStart = pos;
+          if (!isKeyStart(text.charCodeAt(pos))) throw GIVE_UP;
+          let i = pos + 1;
+          while (isKeyChar(text.charCodeAt(i))) i++;
+          if (text.charCodeAt(i) !== COLON || text.charCodeAt(i + 1) !== SPACE || i + 1 >= end) throw GIVE_UP;
+          name = text.slice(pos, i);
+          if (Object.hasOwn(SPECIAL, name) || name === '__proto__' || name === 'constructor' || Object.hasOwn(map, name)) throw GIVE_UP;
+          pos = i + 1;
+          while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
         }
-        skip();
-        if (text[pos] === ',') {
+        const start = pos;
+        this.node(start, isSeq ? start : keyStart);
+        let value: unknown;
+        if (text.charCodeAt(pos) === QUOTE) {
+          value = this.quoted(pos);
+          pos = this.after;
+        } else {
+          while (pos < end) {
+            const c = text.charCodeAt(pos);
+            if (c === COMMA || c === close || c === COLON) break;
+            pos++;
+          }
+          let stop = pos;
+          while (stop > start && text.charCodeAt(stop - 1) === SPACE) stop--;
+          value = this.plain(start, stop, true);
+        }
+        if (isSeq) items.push(value);
+        else map[name] = value;
+        while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+        const c = text.charCodeAt(pos);
+        if (c === COMMA) {
           pos++;
-          skip();
-          if (text[pos] === close) giveUp();
+          while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+          if (text.charCodeAt(pos) === close) throw GIVE_UP;
           continue;
         }
-        if (text[pos] === close) break;
-        giveUp();
+        if (c === close) break;
+        throw GIVE_UP;
       }
     }
-    return { value: isSeq ? items : map, below: isSeq ? entries : keys, after: pos + 1 };
-  };
+    this.after = pos + 1;
+    this.close(id, mark, !isSeq);
+    return isSeq ? items : map;
+  }
+}
 
-  /** The block collection starting at line `li` with content at `indent`. */
-  const block = (indent: number, depth: number): { value: unknown; entry: Entry } => {
-    if (depth >= MAX_FAST_DEPTH) giveUp();
-    return text[lineAt[li]!] === '-' ? blockSeq(indent, depth) : blockMap(indent, depth);
-  };
-
-  /** After a value that ends its line: the next line must not continue it. */
-  const endOfValue = (indent: number) => {
-    li++;
-    if (li < count && lineIndent[li]! > indent) giveUp();
-  };
-
-  const blockMap = (indent: number, depth: number): { value: unknown; entry: Entry } => {
-    const start = lineAt[li]!;
-    const data: Record<string, unknown> = {};
-    const keys = new Map<string, Entry>();
-    while (li < count) {
-      const at = lineAt[li]!;
-      const end = lineEnd[li]!;
-      if (lineIndent[li]! < indent) break;
-      if (lineIndent[li]! > indent || text[at] === '-') giveUp();
-      KEY.lastIndex = at;
-      const m = KEY.exec(text);
-      if (!m || m.index !== at) return giveUp();
-      const key = m[0].slice(0, -1);
-      if (key.length > 1000 || Object.hasOwn(SPECIAL, key) || FORBIDDEN_KEYS.has(key) || keys.has(key)) giveUp();
-      let pos = at + m[0].length;
-      while (pos < end && text.charCodeAt(pos) === 32) pos++;
-      if (pos < end) {
-        const { value, entry } = inline(pos, end);
-        data[key] = value;
-        entry.k = at;
-        keys.set(key, entry);
-        endOfValue(indent);
-        continue;
-      }
-      li++;
-      // An empty value (or a list at the key's own indentation) is left to the library.
-      if (li >= count || lineIndent[li]! <= indent) giveUp();
-      const { value, entry } = block(lineIndent[li]!, depth + 1);
-      data[key] = value;
-      entry.k = at;
-      keys.set(key, entry);
-    }
-    return { value: data, entry: { v: start, k: start, below: keys } };
-  };
-
-  const blockSeq = (indent: number, depth: number): { value: unknown; entry: Entry } => {
-    const start = lineAt[li]!;
-    const items: unknown[] = [];
-    const entries: Entry[] = [];
-    while (li < count) {
-      const at = lineAt[li]!;
-      const end = lineEnd[li]!;
-      if (lineIndent[li]! < indent) break;
-      if (lineIndent[li]! > indent || text[at] !== '-' || text[at + 1] !== ' ') giveUp();
-      let pos = at + 1;
-      while (pos < end && text.charCodeAt(pos) === 32) pos++;
-      if (pos === end || text[pos] === '-') giveUp();
-      KEY.lastIndex = pos;
-      const m = KEY.exec(text);
-      if (m && m.index === pos) {
-        // `- key: value`: a mapping whose keys line up with this one.
-        const itemIndent = pos - (at - lineIndent[li]!);
-        lineAt[li] = pos;
-        lineIndent[li] = itemIndent;
-        const { value, entry } = blockMap(itemIndent, depth + 1);
-        items.push(value);
-        entries.push(entry);
-        continue;
-      }
-      const { value, entry } = inline(pos, end);
-      items.push(value);
-      entries.push(entry);
-      endOfValue(indent);
-    }
-    return { value: items, entry: { v: start, k: start, below: entries } };
-  };
-
+export function fastParse(text: string, file: string): { data: Record<string, unknown>; positions: Positions } | undefined {
+  // Interpolation is the full path's too.
+  if (NOT_FAST.test(text) || text.includes('${')) return undefined;
+  const scanner = new Scanner(text);
+  let data: Record<string, unknown>;
   try {
-    const first = text[lineAt[0]!];
-    if (first === '-' || first === '[' || first === '{') return undefined;
-    const { value, entry } = blockMap(0, 0);
-    if (li !== count) return undefined;
-    return { data: value as Record<string, unknown>, positions: PositionIndex.fromEntries(file, lineStarts, entry) };
+    data = scanner.document();
   } catch (err) {
-    if (err instanceof GiveUp) return undefined;
+    if (err === GIVE_UP) return undefined;
     throw err;
   }
+  // Trimmed to size: the index lives as long as the loaded configuration.
+  const positions = new FastPositions(
+    file,
+    text,
+    scanner.lineStarts.slice(0, scanner.lines),
+    scanner.nodes.slice(0, scanner.nodeCount * NODE_SIZE),
+    scanner.slots.slice(0, scanner.slotCount),
+  );
+  return { data, positions };
 }

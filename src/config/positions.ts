@@ -26,7 +26,7 @@ export type Below = Map<string, Entry> | Entry[];
 
 /**
  * The answers of a Locator for every path into the data (built by locate.ts's indexDocument in one
- * walk of the document, or by fast-parse.ts without one), so the document, many times the size of
+ * walk of the document; fast-parse.ts has its own, FastPositions), so the document, many times the size of
  * its text, can be dropped once the file has passed the per-file stages. Needs no YAML library:
  * a configuration the fast path reads whole never loads it.
  */
@@ -38,11 +38,10 @@ export class PositionIndex implements Positions {
     private readonly root: Entry,
   ) {}
 
-  /** An index built elsewhere (fast-parse.ts), from the offsets at which its lines start. */
+  /** An index built elsewhere (locate.ts), from the offsets at which its lines start. */
   static fromEntries(file: string, lineStarts: readonly number[], root: Entry): PositionIndex {
     return new PositionIndex(file, lineStarts, root);
   }
-
 
   private pos(offset: number): Position {
     if (offset < 0) return { line: 1, column: 1 };

@@ -82,6 +82,53 @@ describe('fastParse', () => {
     }
   });
 
+  it('takes the edges of its subset as the full path reads them', () => {
+    for (const text of [
+      'version: 1',
+      'version: 1\nx: 0\ny: 123456789012345\n',
+      'version: 1\nx: [a,b ,  "c" ]\ny: {a: 1,  b: "x"}\nz: []\nw: {}\n',
+      'version: 1\nx: a:b\ny: a#b\nz: "a # b: c"\n',
+      'version: 1\nx: caf\u00e9 \u0085 \u00a0\n',
+      `version: 1\n${'k'.repeat(1000)}: 1\n`,
+      'version: 1\nx:\n  - a\n  - b: 1\n    c:\n      - d\n  -   e: [f]\n',
+      'version: 1\nx:\n    y:\n         z: ~\n',
+      'version: 1\nx: "\\u00e9\\t\\"\\\\"\n',
+      'version: 1\nx: hasOwnProperty\ntoString: 1\nvalueOf:\n  - 2\n',
+    ]) {
+      expect(same(text), text).toBe(true);
+    }
+    const deep = (levels: number) => `version: 1\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} 1\n`;
+    for (const text of [
+      'version: 1\nx: 1234567890123456\n',
+      'version: 1\nx: 01\n',
+      'version: 1\nx: +1\n',
+      'version: 1\nx: .5\n',
+      'version: 1\nx: {a:1}\n',
+      'version: 1\nx: {a: 1,}\n',
+      'version: 1\nx: [a,]\n',
+      'version: 1\nx: [,a]\n',
+      'version: 1\nx: [a] b\n',
+      'version: 1\nx: "a" b\n',
+      'version: 1\nx: "a\n',
+      'version: 1\nx: a: b\n',
+      'version: 1\nx: a:\n',
+      'version: 1\n- a\n',
+      'version: 1\nx:\n  - - a\n',
+      'version: 1\nx:\n  -\n',
+      'version: 1\nx:\n  -a\n',
+      `version: 1\n${'k'.repeat(1001)}: 1\n`,
+      'version: 1\nx: {constructor: 1}\n',
+      'version: 1\nx: {a: 1, a: 2}\n',
+      'version: 1\n...\n',
+      '%YAML 1.2\nversion: 1\n',
+      ' version: 1\n',
+      deep(33),
+    ]) {
+      expect(fastParse(text, 'f.yaml'), text).toBeUndefined();
+    }
+    expect(same(deep(32))).toBe(true);
+  });
+
   it('agrees with the full path on every example it takes', () => {
     for (const dir of ['examples/realistic', 'examples/small']) {
       for (const name of readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.yaml'))) {
