@@ -21,6 +21,7 @@ import {
   isObject,
   normalizeAlert,
   normalizeDestination,
+  normalizeEach,
   normalizeFilteredStatusEntry,
   normalizeGroup,
   normalizeGroupSummary,
@@ -615,9 +616,7 @@ export class MonitoringClient implements MonitoringApi {
 
   async listMonitors(): Promise<Monitor[]> {
     const { body, origin } = await this.callObj({ method: 'GET', path: '/v1/Config/Monitor/', auth: 'v1' });
-    return asArray(body['monitor_list'], 'monitor_list', origin).map((m, i) =>
-      normalizeMonitor(m, `monitor_list[${i}]`, origin),
-    );
+    return normalizeEach(asArray(body['monitor_list'], 'monitor_list', origin), 'monitor_list', normalizeMonitor, origin);
   }
 
   async getMonitor(id: string): Promise<Monitor> {
@@ -656,7 +655,7 @@ export class MonitoringClient implements MonitoringApi {
 
   async listAlerts(): Promise<Alert[]> {
     const { body, origin } = await this.callObj({ method: 'GET', path: '/v1/Config/Alert/', auth: 'v1' });
-    return asArray(body['alert_list'], 'alert_list', origin).map((a, i) => normalizeAlert(a, `alert_list[${i}]`, origin));
+    return normalizeEach(asArray(body['alert_list'], 'alert_list', origin), 'alert_list', normalizeAlert, origin);
   }
 
   async getAlert(id: string): Promise<Alert> {

@@ -63,6 +63,29 @@ export function asObject(v: unknown, at: string, origin: Origin = NO_ORIGIN): Ob
   return v;
 }
 
+/**
+ * `one` over a list, with error locations built only when an item fails: the item is then read again
+ * with its exact path (`monitor_list[17]`), so the message is the same as if every item had carried
+ * one, without building tens of thousands of path strings that are never shown.
+ */
+export function normalizeEach<T>(
+  items: unknown[],
+  name: string,
+  one: (raw: unknown, at: string, origin: Origin) => T,
+  origin: Origin = NO_ORIGIN,
+): T[] {
+  const out = new Array<T>(items.length);
+  const at = `${name}[]`;
+  for (let i = 0; i < items.length; i++) {
+    try {
+      out[i] = one(items[i], at, origin);
+    } catch {
+      out[i] = one(items[i], `${name}[${i}]`, origin);
+    }
+  }
+  return out;
+}
+
 export function asArray(v: unknown, at: string, origin: Origin = NO_ORIGIN): unknown[] {
   if (!Array.isArray(v)) fail(origin, at, `is ${v === undefined ? 'missing' : describe(v)}, expected an array`);
   return v;
@@ -136,10 +159,14 @@ function strArrayOrNull(o: Obj, key: string, at: string, origin: Origin): string
   const v = o[key];
   if (v === undefined || v === null) return null;
   const arr = asArray(v, `${at}.${key}`, origin);
-  return arr.map((item, i) => {
+  // The common case, every item a string, keeps the parsed array: nothing else holds it.
+  let i = 0;
+  while (i < arr.length && typeof arr[i] === 'string') i++;
+  if (i === arr.length) return arr as string[];
+  return arr.map((item, j) => {
     if (typeof item === 'string') return item;
     if (typeof item === 'number' && Number.isFinite(item)) return String(item);
-    fail(origin, `${at}.${key}[${i}]`, `is ${describe(item)}, expected a string`);
+    fail(origin, `${at}.${key}[${j}]`, `is ${describe(item)}, expected a string`);
   });
 }
 
@@ -149,6 +176,13 @@ function meta(o: Obj, key: string, at: string, origin: Origin): Record<string, s
   if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) return {};
   const m = asObject(v, `${at}.${key}`, origin);
   const out: Record<string, string> = {};
+  // Most monitors carry no meta: skip building the entries array.
+  let empty = true;
+  for (const _ in m) {
+    empty = false;
+    break;
+  }
+  if (empty) return out;
   for (const [k, val] of Object.entries(m)) {
     if (typeof val === 'string') out[k] = val;
     else if (typeof val === 'number' || typeof val === 'boolean') out[k] = String(val);
@@ -167,25 +201,40 @@ function enumOrNull<T extends string>(
 ): T | null {
   const s = strOrNull(o, key, at, origin);
   if (s === null) return null;
+  if ((allowed as readonly string[]).includes(s)) return s as T;
   const lower = s.trim().toLowerCase();
   if (lower === '' && emptyIsNull) return null;
   if ((allowed as readonly string[]).includes(lower)) return lower as T;
   fail(origin, `${at}.${key}`, `has unknown value ${JSON.stringify(s)} (expected ${allowed.join(', ')})`);
 }
 
-/** `DNS Query` -> `dns-query`, `SMTP` -> `smtp`, `TCP Port` -> `tcp-port`; canonical values pass unchanged. */
-export function canonicalMonitorType(s: string): string {
-  return s.trim().toLowerCase().replace(/[\s_/]+/g, '-');
+/**
+ * An account has a handful of distinct type strings and tens of thousands of objects: each distinct
+ * string is worked out once. Bounded, so a service sending endless variants cannot grow it.
+ */
+function memo(f: (s: string) => string): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    let v = seen.get(s);
+    if (v === undefined) {
+      v = f(s);
+      if (seen.size < 256) seen.set(s, v);
+    }
+    return v;
+  };
 }
 
+/** `DNS Query` -> `dns-query`, `SMTP` -> `smtp`, `TCP Port` -> `tcp-port`; canonical values pass unchanged. */
+export const canonicalMonitorType = memo((s) => s.trim().toLowerCase().replace(/[\s_/]+/g, '-'));
+
 /** `Up/Down Alert` (list display form) -> `up-down`; `up-down` unchanged. */
-export function canonicalAlertType(s: string): string {
-  return s
+export const canonicalAlertType = memo((s) =>
+  s
     .trim()
     .toLowerCase()
     .replace(/\s+alert$/, '')
-    .replace(/[\s_/]+/g, '-');
-}
+    .replace(/[\s_/]+/g, '-'),
+);
 
 /** `EMAIL` -> `email`. */
 export function canonicalDestinationType(s: string): string {

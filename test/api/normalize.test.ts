@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import {
+  normalizeEach,
   canonicalAlertType,
   canonicalMonitorType,
   normalizeAlert,
@@ -116,6 +117,21 @@ describe('normalizeMonitor', () => {
     expect(err.message).toContain('monitor_list[3].id');
     expect(err.message).toContain('GET /v1/Config/Monitor/');
     expect(err.path).toBe('/v1/Config/Monitor/');
+  });
+
+  it('names the exact item of a list that fails', () => {
+    const origin = { method: 'GET', path: '/v1/Config/Monitor/' };
+    const items = [{ id: '1', type: 'SMTP' }, { id: '2', type: 'SMTP', alerts: ['a', 7] }, { id: '3', port: 'x' }];
+    expect(normalizeEach(items.slice(0, 2), 'monitor_list', normalizeMonitor, origin).map((m) => [m.id, m.type, m.alerts])).toEqual([
+      ['1', 'smtp', []],
+      ['2', 'smtp', ['a', '7']],
+    ]);
+    const err = malformed(() => normalizeEach(items, 'monitor_list', normalizeMonitor, origin));
+    expect(err.message).toContain('monitor_list[2].port');
+    expect(err.message).toContain('GET /v1/Config/Monitor/');
+    expect(malformed(() => normalizeEach([{ id: '1' }, { id: '2', alerts: [{}] }], 'monitor_list', normalizeMonitor)).message).toContain(
+      'monitor_list[1].alerts[0]',
+    );
   });
 
   it('refuses non-object items and unreadable field types', () => {
