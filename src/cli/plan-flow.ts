@@ -52,6 +52,8 @@ function groupsNeeded(desired: DesiredState): Set<string> {
 }
 
 interface AccountRead {
+  /** From the first request to the last answer read and normalised. */
+  ms: number;
   /** The live state; prints the "Reading account" line unless quiet. */
   report(quiet: boolean): LiveState;
 }
@@ -64,6 +66,7 @@ async function startAccountRead(api: MonitoringApi, needed: ReadonlySet<string> 
   const ms = performance.now() - started;
   const requests = api.stats.requests - before;
   return {
+    ms,
     report(quiet) {
       if (!quiet) {
         const smtp = live.monitors.filter((m) => m.type === 'smtp').length;
@@ -113,6 +116,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   connecting.catch(() => undefined);
   reading.catch(() => undefined);
 
+  const started = performance.now();
   let desired: DesiredState;
   try {
     desired = await loadDesired(opts.paths, opts.quiet);
@@ -121,10 +125,21 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
     await connecting.then((api) => abandon(api), () => undefined);
     throw err;
   }
+  const configMs = performance.now() - started;
   settleNeeded(groupsNeeded(desired));
   const api = await connecting;
-  const live = (await reading).report(opts.quiet ?? false);
+  const read = await reading;
+  const live = read.report(opts.quiet ?? false);
+  const diffStarted = performance.now();
   const plan = await computePlan(desired, live, api, opts);
+  if (process.env.MONSYNC_TIMINGS) {
+    // For a slow plan on a large account: which part to look at (the first two run at the same time).
+    const ms = (n: number) => `${Math.round(n)} ms`;
+    process.stderr.write(
+      `Timings: configuration ${ms(configMs)}, account read ${ms(read.ms)} (alongside), ` +
+        `diff ${ms(performance.now() - diffStarted)}, ${ms(performance.now())} since the process started.\n`,
+    );
+  }
   return { plan, desired, live, api };
 }
 
