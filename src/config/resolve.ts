@@ -30,11 +30,13 @@ export interface Ref {
 }
 
 export function valuePos(ref: Ref): SourceRef {
-  return { file: ref.locator.file, ...ref.locator.value(ref.path) };
+  const { line, column } = ref.locator.value(ref.path);
+  return { file: ref.locator.file, line, column };
 }
 
 export function keyPos(ref: Ref): SourceRef {
-  return { file: ref.locator.file, ...ref.locator.key(ref.path) };
+  const { line, column } = ref.locator.key(ref.path);
+  return { file: ref.locator.file, line, column };
 }
 
 /** "line 3, column 5" in the same file, "other.yaml:3:5" elsewhere. */
@@ -42,11 +44,35 @@ export function describeRef(at: SourceRef, from: string): string {
   return at.file === from ? `line ${at.line}, column ${at.column}` : `${at.file}:${at.line}:${at.column}`;
 }
 
-type MergedFields<T> = {
-  values: Partial<T>;
+/**
+ * An item's fields with the defaults under them. Where a value came from is worked out when asked
+ * (one field of thousands of items is): a Ref, or a closure, per merged item adds up.
+ */
+class MergedFields<T extends object> {
+  readonly values: Partial<T> = {};
+
+  constructor(
+    private readonly item: T,
+    private readonly itemRef: Ref,
+    private readonly defaults: Partial<T> | undefined,
+    private readonly defaultsRef: Ref | undefined,
+    fields: readonly (keyof T & string)[],
+  ) {
+    const values = this.values;
+    for (const field of fields) {
+      if (item[field] !== undefined) values[field] = item[field];
+      else if (defaults?.[field] !== undefined && defaultsRef) values[field] = defaults[field];
+    }
+  }
+
   /** Where a merged value was written: the item's own field, or the default's. */
-  origin(field: keyof T & string): Ref | undefined;
-};
+  origin(field: keyof T & string): Ref | undefined {
+    if (this.item[field] !== undefined) return { locator: this.itemRef.locator, path: [...this.itemRef.path, field] };
+    const { defaults, defaultsRef } = this;
+    if (defaults?.[field] !== undefined && defaultsRef) return { locator: defaultsRef.locator, path: [...defaultsRef.path, field] };
+    return undefined;
+  }
+}
 
 export interface ResolvedAlert {
   raw: RawAlert;
@@ -115,28 +141,6 @@ function pickSingle(files: ValidFile[], key: 'settings' | 'defaults', diagnostic
   return first;
 }
 
-function mergeFields<T extends object>(
-  item: T,
-  itemPath: PathSegment[],
-  defaults: Partial<T> | undefined,
-  defaultsRef: Ref | undefined,
-  fields: readonly (keyof T & string)[],
-  locator: Positions,
-): MergedFields<T> {
-  const values: Partial<T> = {};
-  for (const field of fields) {
-    if (item[field] !== undefined) values[field] = item[field];
-    else if (defaults?.[field] !== undefined && defaultsRef) values[field] = defaults[field];
-  }
-  // Computed when asked (one field of thousands of items is): a Ref per merged field adds up.
-  const origin = (field: keyof T & string): Ref | undefined => {
-    if (item[field] !== undefined) return { locator, path: [...itemPath, field] };
-    if (defaults?.[field] !== undefined && defaultsRef) return { locator: defaultsRef.locator, path: [...defaultsRef.path, field] };
-    return undefined;
-  };
-  return { values, origin };
-}
-
 function resolveAlert(
   raw: RawAlert,
   path: PathSegment[],
@@ -147,13 +151,14 @@ function resolveAlert(
   defaults: RawAlertFields | undefined,
   defaultsRef: Ref | undefined,
 ): ResolvedAlert {
+  const ref = { locator, path };
   return {
     raw,
     monitor,
     monitorRef,
     topLevel,
-    merged: mergeFields<RawAlertFields>(raw, path, defaults, defaultsRef, ALERT_DEFAULT_FIELDS, locator),
-    ref: { locator, path },
+    merged: new MergedFields<RawAlertFields>(raw, ref, defaults, defaultsRef, ALERT_DEFAULT_FIELDS),
+    ref,
   };
 }
 
@@ -177,31 +182,34 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
   const groups: ResolvedGroup[] = [];
   for (const file of files) {
     const { locator, data } = file;
-    (data.monitors ?? []).forEach((raw, i) => {
-      const path = ['monitors', i];
-      const merged = mergeFields<RawMonitorFields>(raw, path, monitorDefaults, monitorDefaultsRef, [...SPEC_FIELDS], locator);
+    const fileMonitors = data.monitors ?? [];
+    for (let i = 0; i < fileMonitors.length; i++) {
+      const raw = fileMonitors[i]!;
+      const ref = { locator, path: ['monitors', i] };
+      const merged = new MergedFields<RawMonitorFields>(raw, ref, monitorDefaults, monitorDefaultsRef, SPEC_FIELDS);
       const meta =
         monitorDefaults?.meta !== undefined || raw.meta !== undefined
           ? { ...(monitorDefaults?.meta ?? {}), ...(raw.meta ?? {}) }
           : undefined;
-      const labelRef = { locator, path: [...path, 'label'] };
-      monitors.push({
-        raw,
-        merged,
-        meta,
-        alerts: (raw.alerts ?? []).map((a, j) =>
-          resolveAlert(a, [...path, 'alerts', j], locator, raw.label, labelRef, false, alertDefaults, alertDefaultsRef),
-        ),
-        ref: { locator, path },
-      });
-    });
-    (data.alerts ?? []).forEach((raw, i) => {
-      const path = ['alerts', i];
+      const labelRef = { locator, path: ['monitors', i, 'label'] };
+      const rawAlerts = raw.alerts ?? [];
+      const monitorAlerts: ResolvedAlert[] = [];
+      for (let j = 0; j < rawAlerts.length; j++) {
+        const path = ['monitors', i, 'alerts', j];
+        monitorAlerts.push(resolveAlert(rawAlerts[j]!, path, locator, raw.label, labelRef, false, alertDefaults, alertDefaultsRef));
+      }
+      monitors.push({ raw, merged, meta, alerts: monitorAlerts, ref });
+    }
+    const fileAlerts = data.alerts ?? [];
+    for (let i = 0; i < fileAlerts.length; i++) {
+      const raw = fileAlerts[i]!;
       // The schema requires `monitor` on top-level alerts.
       const monitor = raw.monitor ?? '';
-      alerts.push(resolveAlert(raw, path, locator, monitor, { locator, path: [...path, 'monitor'] }, true, alertDefaults, alertDefaultsRef));
-    });
-    (data.groups ?? []).forEach((raw, i) => groups.push({ raw, ref: { locator, path: ['groups', i] } }));
+      const monitorRef = { locator, path: ['alerts', i, 'monitor'] };
+      alerts.push(resolveAlert(raw, ['alerts', i], locator, monitor, monitorRef, true, alertDefaults, alertDefaultsRef));
+    }
+    const fileGroups = data.groups ?? [];
+    for (let i = 0; i < fileGroups.length; i++) groups.push({ raw: fileGroups[i]!, ref: { locator, path: ['groups', i] } });
   }
   return {
     resolved: {

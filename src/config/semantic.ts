@@ -8,7 +8,7 @@ import type { SourceRef } from '../model/desired.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 // One glob dialect for settings.ignore everywhere: the planner's.
 import { globMatch } from '../plan/glob.js';
-import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert } from './resolve.js';
+import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup, type ResolvedMonitor } from './resolve.js';
 import { timeZoneProblem } from './timezone.js';
 
 const REQUIRED_MONITOR_FIELDS = ['ip_address', 'test_account', 'timer', 'time_zone'] as const;
@@ -17,33 +17,45 @@ function at(ref: Ref, path: (string | number)[] = []): SourceRef {
   return valuePos({ locator: ref.locator, path: [...ref.path, ...path] });
 }
 
+// Positions are worked out only for a message: storing one per label, subject and member of a
+// large configuration cost more than all the checks.
+const labelAt = (m: ResolvedMonitor): SourceRef => at(m.ref, ['label']);
+const subjectAt = (a: ResolvedAlert): SourceRef => at(a.ref, ['subject_init']);
+const nameAt = (g: ResolvedGroup): SourceRef => at(g.ref, ['name']);
+
 export function checkSemantics(r: Resolved): Diagnostic[] {
   const out: Diagnostic[] = [];
   const error = (where: SourceRef, message: string) => out.push(diag(where.file, where, message));
   const warn = (where: SourceRef, message: string) => out.push(diag(where.file, where, message, 'warning'));
-  const ignored = (name: string) => r.settings.ignore.find((g) => globMatch(g, name));
+  const globs = r.settings.ignore;
+  const ignored = (name: string) => (globs.length === 0 ? undefined : globs.find((g) => globMatch(g, name)));
   const ignoreNote = (glob: string) => `settings.ignore glob ${JSON.stringify(glob)}`;
+  // Thousands of monitors share a handful of zones.
+  const zoneProblems = new Map<string, string | undefined>();
 
   // Monitors: labels unique, not ignored, required fields present after defaults, valid time zones.
-  const labels = new Map<string, SourceRef>();
+  const labels = new Map<string, ResolvedMonitor>();
   for (const m of r.monitors) {
     const label = m.raw.label;
-    const here = at(m.ref, ['label']);
     const first = labels.get(label);
-    if (first) error(here, `monitor label ${JSON.stringify(label)} is already defined at ${describeRef(first, here.file)}`);
-    else labels.set(label, here);
+    if (first) {
+      const here = labelAt(m);
+      error(here, `monitor label ${JSON.stringify(label)} is already defined at ${describeRef(labelAt(first), here.file)}`);
+    } else labels.set(label, m);
     const glob = ignored(label);
-    if (glob) error(here, `monitor ${JSON.stringify(label)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors; rename it or narrow the glob`);
-    const missing = REQUIRED_MONITOR_FIELDS.filter((f) => m.merged.values[f] === undefined);
-    if (missing.length > 0) {
+    if (glob) error(labelAt(m), `monitor ${JSON.stringify(label)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors; rename it or narrow the glob`);
+    const values = m.merged.values;
+    if (values.ip_address === undefined || values.test_account === undefined || values.timer === undefined || values.time_zone === undefined) {
+      const missing = REQUIRED_MONITOR_FIELDS.filter((f) => values[f] === undefined);
       const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
       error(at(m.ref), `monitor ${JSON.stringify(label)} has no ${list}: set ${missing.length === 1 ? 'it' : 'them'} here or in defaults.monitor`);
     }
-    const tz = m.merged.values.time_zone;
-    const tzRef = m.merged.origin('time_zone');
-    if (tz !== undefined && tzRef) {
-      const problem = timeZoneProblem(tz);
-      if (problem) error(valuePos(tzRef), problem);
+    const tz = values.time_zone;
+    if (tz !== undefined) {
+      let problem = zoneProblems.get(tz);
+      if (problem === undefined && !zoneProblems.has(tz)) zoneProblems.set(tz, (problem = timeZoneProblem(tz)));
+      // A merged value has an origin: the monitor's own field or the default's.
+      if (problem) error(valuePos(m.merged.origin('time_zone')!), problem);
     }
   }
 
@@ -63,7 +75,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       }
       const current = labels.get(prev);
       if (current) {
-        error(here, `previous label ${JSON.stringify(prev)} is the label of another monitor defined at ${describeRef(current, here.file)}`);
+        error(here, `previous label ${JSON.stringify(prev)} is the label of another monitor defined at ${describeRef(labelAt(current), here.file)}`);
         return;
       }
       const claimed = previousLabels.get(prev);
@@ -77,32 +89,34 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
 
   // Top-level alerts are for monitors this configuration does not manage.
   for (const a of r.alerts) {
-    const here = at(a.monitorRef);
     const managed = labels.get(a.monitor);
     if (managed) {
-      error(here, `monitor ${JSON.stringify(a.monitor)} is managed in this configuration (at ${describeRef(managed, here.file)}): put this alert under its "alerts:"`);
+      const here = at(a.monitorRef);
+      error(here, `monitor ${JSON.stringify(a.monitor)} is managed in this configuration (at ${describeRef(labelAt(managed), here.file)}): put this alert under its "alerts:"`);
       continue;
     }
     const renamed = previousLabels.get(a.monitor);
     if (renamed) {
-      error(here, `${JSON.stringify(a.monitor)} is a previous label of monitor ${JSON.stringify(renamed.monitor)}, which this configuration manages: put this alert under its "alerts:"`);
+      error(at(a.monitorRef), `${JSON.stringify(a.monitor)} is a previous label of monitor ${JSON.stringify(renamed.monitor)}, which this configuration manages: put this alert under its "alerts:"`);
       continue;
     }
     const glob = ignored(a.monitor);
-    if (glob) error(here, `monitor ${JSON.stringify(a.monitor)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors or their alerts`);
+    if (glob) error(at(a.monitorRef), `monitor ${JSON.stringify(a.monitor)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors or their alerts`);
   }
 
   // Alerts: subject_init identifies an alert on its monitor; timeout must be known.
-  const allAlerts: ResolvedAlert[] = [...r.monitors.flatMap((m) => m.alerts), ...r.alerts];
-  const subjects = new Map<string, SourceRef>();
+  const allAlerts: ResolvedAlert[] = [];
+  for (const m of r.monitors) for (const a of m.alerts) allAlerts.push(a);
+  for (const a of r.alerts) allAlerts.push(a);
+  const subjects = new Map<string, ResolvedAlert>();
   const key = (monitor: string, subject: string) => `${monitor}\u0000${subject}`;
   for (const a of allAlerts) {
-    const here = at(a.ref, ['subject_init']);
     const k = key(a.monitor, a.raw.subject_init);
     const first = subjects.get(k);
     if (first) {
-      error(here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(first, here.file)}); subject_init identifies an alert on its monitor`);
-    } else subjects.set(k, here);
+      const here = subjectAt(a);
+      error(here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
+    } else subjects.set(k, a);
     if (a.merged.values.timeout === undefined) {
       error(at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
     }
@@ -117,7 +131,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       }
       const current = subjects.get(key(a.monitor, prev));
       if (current) {
-        error(here, `previous subject ${JSON.stringify(prev)} is the subject_init of another alert on monitor ${JSON.stringify(a.monitor)} (at ${describeRef(current, here.file)})`);
+        error(here, `previous subject ${JSON.stringify(prev)} is the subject_init of another alert on monitor ${JSON.stringify(a.monitor)} (at ${describeRef(subjectAt(current), here.file)})`);
         return;
       }
       const k = key(a.monitor, prev);
@@ -131,24 +145,26 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
   }
 
   // Groups: names unique and not ignored, renames not colliding, members not ignored or renamed.
-  const groupNames = new Map<string, SourceRef>();
+  const groupNames = new Map<string, ResolvedGroup>();
   for (const g of r.groups) {
-    const here = at(g.ref, ['name']);
     const first = groupNames.get(g.raw.name);
-    if (first) error(here, `group name ${JSON.stringify(g.raw.name)} is already defined at ${describeRef(first, here.file)}`);
-    else groupNames.set(g.raw.name, here);
+    if (first) {
+      const here = nameAt(g);
+      error(here, `group name ${JSON.stringify(g.raw.name)} is already defined at ${describeRef(nameAt(first), here.file)}`);
+    } else groupNames.set(g.raw.name, g);
     const glob = ignored(g.raw.name);
-    if (glob) error(here, `group ${JSON.stringify(g.raw.name)} matches ${ignoreNote(glob)}: monsync never touches ignored groups; rename it or narrow the glob`);
-    (g.raw.monitors ?? []).forEach((member, i) => {
-      const where = at(g.ref, ['monitors', i]);
-      const renamed = previousLabels.get(member);
+    if (glob) error(nameAt(g), `group ${JSON.stringify(g.raw.name)} matches ${ignoreNote(glob)}: monsync never touches ignored groups; rename it or narrow the glob`);
+    const members = g.raw.monitors ?? [];
+    for (let i = 0; i < members.length; i++) {
+      const member = members[i]!;
+      const renamed = previousLabels.size === 0 ? undefined : previousLabels.get(member);
       if (renamed && !labels.has(member)) {
-        error(where, `${JSON.stringify(member)} is a previous label of monitor ${JSON.stringify(renamed.monitor)}: list the monitor by its current label`);
-        return;
+        error(at(g.ref, ['monitors', i]), `${JSON.stringify(member)} is a previous label of monitor ${JSON.stringify(renamed.monitor)}: list the monitor by its current label`);
+        continue;
       }
       const memberGlob = ignored(member);
-      if (memberGlob) error(where, `group member ${JSON.stringify(member)} matches ${ignoreNote(memberGlob)}: monsync does not read ignored monitors, so it cannot put them in groups`);
-    });
+      if (memberGlob) error(at(g.ref, ['monitors', i]), `group member ${JSON.stringify(member)} matches ${ignoreNote(memberGlob)}: monsync does not read ignored monitors, so it cannot put them in groups`);
+    }
   }
   const previousNames = new Map<string, { group: string; at: SourceRef }>();
   for (const g of r.groups) {
@@ -165,7 +181,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       }
       const current = groupNames.get(prev);
       if (current) {
-        error(here, `previous name ${JSON.stringify(prev)} is the name of another group defined at ${describeRef(current, here.file)}`);
+        error(here, `previous name ${JSON.stringify(prev)} is the name of another group defined at ${describeRef(nameAt(current), here.file)}`);
         return;
       }
       const claimed = previousNames.get(prev);
