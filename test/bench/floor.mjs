@@ -1,7 +1,9 @@
 /**
  * The floor of a plan, as its own process: fetch the four list endpoints a plan reads, in
  * parallel, and read the bodies to the end. No parsing, no processing. Prints the bytes read.
- * Usage: node test/bench/floor.mjs <url>   (credentials from MONSYNC_USERNAME / MONSYNC_PASSWORD)
+ * With --parse, each body is also decoded and JSON.parse'd as it arrives: a reference for how much
+ * of a plan's time over the floor is only turning the bytes into objects.
+ * Usage: node test/bench/floor.mjs <url> [--parse]   (credentials from MONSYNC_USERNAME / MONSYNC_PASSWORD)
  */
 import { LIST_PATHS, makeGetter } from './http-get.mjs';
 
@@ -10,6 +12,17 @@ const { get, close } = makeGetter(process.argv[2], {
   password: process.env.MONSYNC_PASSWORD,
   sockets: LIST_PATHS.length,
 });
-const bodies = await Promise.all(LIST_PATHS.map(get));
+const parse = process.argv.includes('--parse');
+let items = 0;
+const bodies = await Promise.all(
+  LIST_PATHS.map((p) =>
+    get(p).then((body) => {
+      if (parse) {
+        for (const v of Object.values(JSON.parse(body.toString('utf8')))) if (Array.isArray(v)) items += v.length;
+      }
+      return body;
+    }),
+  ),
+);
 close();
-process.stdout.write(`${JSON.stringify({ bytes: bodies.reduce((n, b) => n + b.length, 0) })}\n`);
+process.stdout.write(`${JSON.stringify({ bytes: bodies.reduce((n, b) => n + b.length, 0), ...(parse ? { items } : {}) })}\n`);

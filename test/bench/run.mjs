@@ -237,13 +237,22 @@ async function main() {
     // ---- floor -----------------------------------------------------------------------------------
     const floorRuns = [];
     const fetchRuns = [];
+    const parseRuns = [];
     for (let i = 0; i < o.reps + 2; i++) {
       await clearLog(url);
       const r = await measure([join(ROOT, 'test/bench/floor.mjs'), url]);
       if (r.code !== 0) throw new Error(`floor failed: ${r.stderr}`);
       floorRuns.push({ ...r, requests: await requestCount(url) });
       fetchRuns.push((await timeDirectFetch(url, o.latency)).ms);
+      const q = await measure([join(ROOT, 'test/bench/floor.mjs'), url, '--parse']);
+      if (q.code !== 0) throw new Error(`floor --parse failed: ${q.stderr}`);
+      parseRuns.push(q);
     }
+    result.floor_parse = {
+      wall_ms: median(parseRuns.map((r) => r.wall_ms)),
+      cpu_ms: median(parseRuns.map((r) => r.cpu_ms)),
+      max_rss_mb: median(parseRuns.map((r) => r.max_rss_mb)),
+    };
     result.floor = {
       wall_ms: median(floorRuns.map((r) => r.wall_ms)),
       fetch_only_ms: median(fetchRuns),
@@ -251,7 +260,7 @@ async function main() {
       max_rss_mb: median(floorRuns.map((r) => r.max_rss_mb)),
       requests: floorRuns[0].requests,
     };
-    log(`floor: process ${f0(result.floor.wall_ms)} ms, fetch only ${f0(result.floor.fetch_only_ms)} ms`);
+    log(`floor: process ${f0(result.floor.wall_ms)} ms, fetch only ${f0(result.floor.fetch_only_ms)} ms, fetch and JSON.parse ${f0(result.floor_parse.wall_ms)} ms`);
 
     // ---- the configuration alone (validate: same files, no network) -----------------------------
     const validateRuns = [];
@@ -274,8 +283,10 @@ async function main() {
       // Scenarios interleaved, so a burst of load on the machine does not land on one of them only.
       for (const s of ['base', 'changed', 'renamed']) {
         await clearLog(url);
-        const r = await measure([BIN, 'plan', join(work, s), '--url', url]);
+        const r = await measure([BIN, 'plan', join(work, s), '--url', url], { env: { MONSYNC_TIMINGS: '1' } });
         const got = summaryOf(r.stdout);
+        const timings = /Timings: configuration (\d+) ms, account read (\d+) ms .*diff (\d+) ms/.exec(r.stderr);
+        if (timings) r.phases = { config_ms: Number(timings[1]), account_ms: Number(timings[2]), diff_ms: Number(timings[3]) };
         if (r.code !== 0 || !same(got, expects[s])) {
           throw new Error(`${planNames[s]}: exit ${r.code}, plan ${JSON.stringify(got)} where ${JSON.stringify(expects[s])} was expected\n${r.stderr.slice(0, 2000)}`);
         }
@@ -288,6 +299,9 @@ async function main() {
       p.cpu_ms = median(p.runs.map((r) => r.cpu_ms));
       p.max_rss_mb = Math.max(...p.runs.map((r) => r.max_rss_mb));
       p.requests = median(p.runs.map((r) => r.requests));
+      if (p.runs.every((r) => r.phases)) {
+        p.phases = Object.fromEntries(['config_ms', 'account_ms', 'diff_ms'].map((k) => [k, median(p.runs.map((r) => r.phases[k]))]));
+      }
     }
 
     // ---- one read per managed resource -----------------------------------------------------------
@@ -404,6 +418,7 @@ async function main() {
   ]);
   planRows.push(['validate: load the YAML only, no network', f0(result.validate.wall_ms), f2(result.validate.wall_ms / result.floor.wall_ms), f2(result.validate.wall_ms / result.floor.fetch_only_ms), '0', f0(result.validate.cpu_ms), f0(result.validate.max_rss_mb)]);
   planRows.push(['floor: fetch the 4 lists (process)', f0(result.floor.wall_ms), '1.00', f2(result.floor.wall_ms / result.floor.fetch_only_ms), f0(result.floor.requests), f0(result.floor.cpu_ms), f0(result.floor.max_rss_mb)]);
+  planRows.push(['reference: fetch and JSON.parse the 4 lists (process)', f0(result.floor_parse.wall_ms), f2(result.floor_parse.wall_ms / result.floor.wall_ms), f2(result.floor_parse.wall_ms / result.floor.fetch_only_ms), '4', f0(result.floor_parse.cpu_ms), f0(result.floor_parse.max_rss_mb)]);
   planRows.push(['floor: fetch the 4 lists (in bench)', f0(result.floor.fetch_only_ms), f2(result.floor.fetch_only_ms / result.floor.wall_ms), '1.00', '4', '-', '-']);
   if (result.per_resource) {
     const pr = result.per_resource;
@@ -427,6 +442,16 @@ async function main() {
   lines.push(`commit ${result.commit ?? '?'}, node ${process.version}, ${load.cores} cores, load average ${f2(load.start)} at start, ${f2(result.load.end)} at end`);
   lines.push('');
   lines.push(table(planRows, ['plan of the large account', 'wall ms', 'x floor', 'x fetch', 'requests', 'cpu ms', 'peak MB']));
+  const phased = Object.values(result.plans).filter((p) => p.phases);
+  if (phased.length) {
+    lines.push('');
+    lines.push(
+      table(
+        phased.map((p) => [p.name, f0(p.phases.config_ms), f0(p.phases.account_ms), f0(p.phases.diff_ms)]),
+        ['inside a plan (MONSYNC_TIMINGS, median ms)', 'configuration', 'account read (alongside)', 'diff'],
+      ),
+    );
+  }
   if (result.apply) {
     lines.push('');
     lines.push(
