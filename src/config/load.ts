@@ -11,7 +11,7 @@ import type { Env } from './interpolate.js';
 import type { RawFile } from './raw.js';
 import { readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
-import { schemaAccepts } from './schema.js';
+import { schemaAccepts } from './schema-accepts.js';
 import { checkSemantics } from './semantic.js';
 
 export interface LoadOptions {

@@ -11,8 +11,6 @@ import type { Locator } from './locate.js';
 import { pointerToPath, type PathSegment } from './positions.js';
 import { closest } from './suggest.js';
 
-export const SCHEMA_URL = new URL('../../schemas/monsync.schema.json', import.meta.url);
-
 type JsonSchema = Record<string, unknown>;
 
 const validator = generatedValidate as unknown as ValidateFunction;
@@ -187,11 +185,6 @@ function errorToDiagnostic(e: ErrorObject, locator: Locator): Diagnostic | undef
     default:
       return diag(file, locator.value(path), `${name} ${e.message ?? 'is invalid'}`);
   }
-}
-
-/** True when the data passes the schema (validateFile says why when it does not). */
-export function schemaAccepts(data: unknown): boolean {
-  return validator(data) === true;
 }
 
 export function validateFile(data: unknown, locator: Locator): Diagnostic[] {
