@@ -3,7 +3,6 @@
  * documented defaults are not, so a plan can tell what the user wrote from what the API assumes.
  */
 import type { DesiredAlert, DesiredGroup, DesiredMonitor, DesiredState, MonitorSpec } from '../model/desired.js';
-import { SPEC_FIELDS } from './raw.js';
 import { valuePos, type Resolved, type ResolvedAlert } from './resolve.js';
 
 function buildAlert(a: ResolvedAlert): DesiredAlert {
@@ -27,12 +26,10 @@ function buildAlert(a: ResolvedAlert): DesiredAlert {
 
 export function buildState(r: Resolved): DesiredState {
   const monitors: DesiredMonitor[] = r.monitors.map((m) => {
-    const spec: Partial<MonitorSpec> = {};
-    for (const field of SPEC_FIELDS) {
-      const value = m.merged.values[field];
-      if (value !== undefined) (spec as Record<string, unknown>)[field] = value;
-    }
-    if (m.meta !== undefined) spec.meta = { ...m.meta };
+    // The merged values are the spec already: the fields set, in SPEC_FIELDS order, all scalars,
+    // in an object of this monitor's own (as is its merged meta); a copy of each was garbage.
+    const spec = m.merged.values as Partial<MonitorSpec>;
+    if (m.meta !== undefined) spec.meta = m.meta;
     return {
       label: m.raw.label,
       previous_labels: [...(m.raw.previous_labels ?? [])],

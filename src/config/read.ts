@@ -2,6 +2,7 @@
  * Stage 1: find the input files and read them as text. Everything a YAML parser should never see
  * (huge, binary, non-UTF-8, empty files) stops here with a diagnostic.
  */
+import { isUtf8 } from 'node:buffer';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, type Diagnostic, type Position } from './diagnostics.js';
@@ -186,7 +187,8 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
       positionOfByte(bytes, nul),
     );
   }
-  const bad = firstInvalidUtf8(bytes);
+  // The native check answers for the whole file; only a bad one is walked to find where.
+  const bad = isUtf8(bytes) ? -1 : firstInvalidUtf8(bytes);
   if (bad >= 0) {
     return fail(
       `file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8`,

@@ -2,8 +2,11 @@
  * Inputs meant to hurt: each must end in a clear diagnostic at a useful position, quickly, without
  * throwing and without touching Object.prototype.
  */
+import { isUtf8 } from 'node:buffer';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, MAX_FILE_BYTES } from '../../src/config/index.js';
+import { firstInvalidUtf8 } from '../../src/config/read.js';
 import { brief, diagnosticsOf, loadFiles, stateOf, writeTree } from './helpers.js';
 
 const bytes = (...parts: (string | number[])[]) =>
@@ -89,6 +92,28 @@ describe('hostile inputs', () => {
     const d = await only({ 'bad.yaml': bytes('version: 1\n# ', seq, '\n') });
     expect(d).toMatchObject({ line: 2, column: 3 });
     expect(d.message).toMatch(/^file is not valid UTF-8 \(byte 0x[0-9a-f]{2} at offset 13\); save it as UTF-8$/);
+  });
+
+  it('takes the native UTF-8 check as the answer of firstInvalidUtf8, which only locates the bad byte', () => {
+    // Bytes around the boundaries of every sequence length, so most samples are near-misses.
+    const byte = fc.oneof(
+      fc.integer({ min: 0x20, max: 0x7f }),
+      fc.constantFrom(0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff),
+      fc.integer({ min: 0x80, max: 0xff }),
+    );
+    const sequences = fc.array(fc.oneof(fc.array(byte, { maxLength: 4 }), fc.string({ unit: 'binary' }).map((t) => [...Buffer.from(t)])), {
+      maxLength: 8,
+    });
+    let valid = 0;
+    fc.assert(
+      fc.property(sequences, (parts) => {
+        const buf = Uint8Array.from(parts.flat());
+        if (isUtf8(buf)) valid++;
+        expect(firstInvalidUtf8(buf) < 0).toBe(isUtf8(buf));
+      }),
+      { numRuns: 20000 },
+    );
+    expect(valid).toBeGreaterThan(1000);
   });
 
   it('accepts multi-byte UTF-8 and a byte-order mark, counting columns in characters', async () => {
