@@ -19,6 +19,9 @@ import type { PathSegment, Positions } from './positions.js';
 const MAX_FAST_DEPTH = 32;
 /** Keys longer than this are left to the library (it stops treating them as implicit keys). */
 const MAX_KEY_LENGTH = 1000;
+/** Room for the distinct keys of a file (a power of two); keys beyond it are cut out each time. */
+const KEY_SLOTS = 256;
+const KEY_PROBES = 8;
 
 class GiveUp extends Error {}
 /** Thrown often (every file outside the subset): one instance, so no stack is captured each time. */
@@ -64,6 +67,9 @@ const NOT_PLAIN_FLOW = new Uint8Array(128);
 for (const c of ',[]{}#:"\'') NOT_PLAIN_FLOW[c.charCodeAt(0)] = 1;
 for (let c = 0; c < 0x20; c++) NOT_PLAIN_FLOW[c] = 1;
 NOT_PLAIN_FLOW[DEL] = 1;
+
+/** What a flow list has instead of the mapping a flow mapping fills: never written to. */
+const NO_KEYS: Record<string, unknown> = Object.freeze({});
 
 const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
@@ -187,9 +193,20 @@ class Scanner {
   nodeCount = 0;
   slots: Int32Array<ArrayBuffer>;
   slotCount = 0;
+  /** Key names met so far (see keyName): open addressing on the hash of their characters. */
+  private keyHash = 0;
+  private readonly keyHashes = new Int32Array(KEY_SLOTS);
+  private readonly keyNames: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
+  private readonly keyAllowed = new Uint8Array(KEY_SLOTS);
   /** Ids of the children of the collections being read, innermost last. */
   private open: Int32Array<ArrayBuffer> = new Int32Array(256);
   private openCount = 0;
+  /**
+   * Items of the lists being read, innermost last: each list is sliced out at its end, at its
+   * size (an array grown by push keeps room for 16 or more, and most lists hold one or two).
+   */
+  private items: unknown[] = [];
+  private itemCount = 0;
 
   constructor(private readonly text: string) {
     // About one value per 12 characters in configurations of the usual shape.
@@ -260,15 +277,52 @@ class Scanner {
     this.openCount = mark;
   }
 
-  /** The end of the `key:` at `at` (the offset of its ':'), or -1 when no such key starts there. */
+  /**
+   * The end of the `key:` at `at` (the offset of its ':'), or -1 when no such key starts there.
+   * Leaves a hash of the key's characters in `keyHash`, for keyName.
+   */
   private keyEnd(at: number): number {
     const text = this.text;
-    if (!isKeyStart(text.charCodeAt(at))) return -1;
+    let c = text.charCodeAt(at);
+    if (!isKeyStart(c)) return -1;
+    let hash = c;
     let i = at + 1;
-    while (isKeyChar(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== COLON) return -1;
-    const c = text.charCodeAt(i + 1);
+    while (isKeyChar((c = text.charCodeAt(i)))) {
+      hash = (Math.imul(hash, 31) + c) | 0;
+      i++;
+    }
+    if (c !== COLON) return -1;
+    this.keyHash = hash;
+    c = text.charCodeAt(i + 1);
     return c === SPACE || c === NL || i + 1 === text.length ? i : -1;
+  }
+
+  /**
+   * The key text[at, end) whose hash keyEnd just left, as a string, or undefined when it may not be
+   * a key here. A configuration repeats a few dozen keys thousands of times: each is cut out of the
+   * text and checked once, then the same string is taken again (no copy, no lookup in V8's table of
+   * property names for each use).
+   */
+  private keyName(at: number, end: number): string | undefined {
+    const text = this.text;
+    const length = end - at;
+    let slot = this.keyHash & (KEY_SLOTS - 1);
+    for (let probe = 0; probe < KEY_PROBES; probe++) {
+      const known = this.keyNames[slot];
+      if (known === undefined) break;
+      if (this.keyHashes[slot] === this.keyHash && known.length === length && text.startsWith(known, at)) {
+        return this.keyAllowed[slot] === 1 ? known : undefined;
+      }
+      slot = (slot + 1) & (KEY_SLOTS - 1);
+    }
+    const name = text.slice(at, end);
+    const allowed = !(Object.hasOwn(SPECIAL, name) || name === '__proto__' || name === 'constructor');
+    if (this.keyNames[slot] === undefined) {
+      this.keyNames[slot] = name;
+      this.keyHashes[slot] = this.keyHash;
+      this.keyAllowed[slot] = allowed ? 1 : 0;
+    }
+    return allowed ? name : undefined;
   }
 
   /** The block collection starting at the current line with content at `indent`. */
@@ -295,8 +349,8 @@ class Scanner {
       const end = this.end;
       const colon = this.keyEnd(at);
       if (colon < 0 || colon - at > MAX_KEY_LENGTH) throw GIVE_UP;
-      const name = text.slice(at, colon);
-      if (Object.hasOwn(SPECIAL, name) || name === '__proto__' || name === 'constructor' || Object.hasOwn(data, name)) throw GIVE_UP;
+      const name = this.keyName(at, colon);
+      if (name === undefined || Object.hasOwn(data, name)) throw GIVE_UP;
       let pos = colon + 1;
       while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
       if (pos < end) {
@@ -317,7 +371,7 @@ class Scanner {
     const text = this.text;
     const id = this.node(this.at, key);
     const mark = this.openCount;
-    const items: unknown[] = [];
+    const first = this.itemCount;
     while (this.more) {
       if (this.indent < indent) break;
       const at = this.at;
@@ -330,14 +384,26 @@ class Scanner {
         // `- key: value`: a mapping whose keys line up with this one.
         this.at = pos;
         this.indent = pos - this.lineStart;
-        items.push(this.blockMap(this.indent, depth + 1, pos));
+        this.push(this.blockMap(this.indent, depth + 1, pos));
         continue;
       }
-      items.push(this.inline(pos, end, pos));
+      this.push(this.inline(pos, end, pos));
       this.endOfValue(indent);
     }
     this.close(id, mark, false);
-    return items;
+    return this.list(first);
+  }
+
+  /** Adds an item to the innermost list being read (nested lists were sliced out before it). */
+  private push(value: unknown): void {
+    this.items[this.itemCount++] = value;
+  }
+
+  /** The items pushed since `first`, as a list of their own. */
+  private list(first: number): unknown[] {
+    const list = this.items.slice(first, this.itemCount);
+    this.itemCount = first;
+    return list;
   }
 
   /** The scalar or flow collection at `pos`, which must end its line. */
@@ -431,8 +497,8 @@ class Scanner {
     const close = isSeq ? RBRACKET : RBRACE;
     const id = this.node(open, key);
     const mark = this.openCount;
-    const items: unknown[] = [];
-    const map: Record<string, unknown> = {};
+    const first = this.itemCount;
+    const map: Record<string, unknown> = isSeq ? NO_KEYS : {};
     let pos = open + 1;
     while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
     if (text.charCodeAt(pos) !== close) {
@@ -442,12 +508,11 @@ class Scanner {
         if (!isSeq) {
           // `name: ` with exactly the block keys' characters, and a space after the colon.
           keyStart = pos;
-          if (!isKeyStart(text.charCodeAt(pos))) throw GIVE_UP;
-          let i = pos + 1;
-          while (isKeyChar(text.charCodeAt(i))) i++;
-          if (text.charCodeAt(i) !== COLON || text.charCodeAt(i + 1) !== SPACE || i + 1 >= end) throw GIVE_UP;
-          name = text.slice(pos, i);
-          if (Object.hasOwn(SPECIAL, name) || name === '__proto__' || name === 'constructor' || Object.hasOwn(map, name)) throw GIVE_UP;
+          const i = this.keyEnd(pos);
+          if (i < 0 || text.charCodeAt(i + 1) !== SPACE) throw GIVE_UP;
+          const known = this.keyName(pos, i);
+          if (known === undefined || Object.hasOwn(map, known)) throw GIVE_UP;
+          name = known;
           pos = i + 1;
           while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
         }
@@ -467,7 +532,7 @@ class Scanner {
           while (stop > start && text.charCodeAt(stop - 1) === SPACE) stop--;
           value = this.plain(start, stop, true);
         }
-        if (isSeq) items.push(value);
+        if (isSeq) this.push(value);
         else map[name] = value;
         while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
         const c = text.charCodeAt(pos);
@@ -483,7 +548,7 @@ class Scanner {
     }
     this.after = pos + 1;
     this.close(id, mark, !isSeq);
-    return isSeq ? items : map;
+    return isSeq ? this.list(first) : map;
   }
 }
 
