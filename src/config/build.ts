@@ -6,7 +6,7 @@ import type { DesiredAlert, DesiredGroup, DesiredMonitor, DesiredState, MonitorS
 import { valuePos, type Resolved, type ResolvedAlert } from './resolve.js';
 
 function buildAlert(a: ResolvedAlert): DesiredAlert {
-  const v = a.merged.values;
+  const v = a.values;
   const alert: DesiredAlert = {
     monitor: a.monitor,
     subject_init: a.raw.subject_init,
@@ -28,7 +28,7 @@ export function buildState(r: Resolved): DesiredState {
   const monitors: DesiredMonitor[] = r.monitors.map((m) => {
     // The merged values are the spec already: the fields set, in SPEC_FIELDS order, all scalars,
     // in an object of this monitor's own (as is its merged meta); a copy of each was garbage.
-    const spec = m.merged.values as Partial<MonitorSpec>;
+    const spec = m.values as Partial<MonitorSpec>;
     if (m.meta !== undefined) spec.meta = m.meta;
     return {
       label: m.raw.label,

@@ -44,53 +44,98 @@ export function describeRef(at: SourceRef, from: string): string {
   return at.file === from ? `line ${at.line}, column ${at.column}` : `${at.file}:${at.line}:${at.column}`;
 }
 
-/**
- * An item's fields with the defaults under them. Where a value came from is worked out when asked
- * (one field of thousands of items is): a Ref, or a closure, per merged item adds up.
+/** One kind of default (`defaults.monitor` or `defaults.alert`) and where it was written. */
+interface ItemDefaults<T> {
+  values: Partial<T> | undefined;
+  ref: Ref | undefined;
+}
+
+/** The item's fields, in the order of `fields`, with the defaults under them. */
+function mergeFields<T extends object>(item: T, defaults: ItemDefaults<T>, fields: readonly (keyof T & string)[]): Partial<T> {
+  const values: Partial<T> = {};
+  const { values: fallback, ref } = defaults;
+  for (const field of fields) {
+    if (item[field] !== undefined) values[field] = item[field];
+    else if (fallback?.[field] !== undefined && ref) values[field] = fallback[field];
+  }
+  return values;
+}
+
+/** Where a merged value was written: the item's own field, or the default's. */
+function fieldOrigin<T extends object>(item: T, itemRef: Ref, defaults: ItemDefaults<T>, field: keyof T & string): Ref | undefined {
+  if (item[field] !== undefined) return { locator: itemRef.locator, path: [...itemRef.path, field] };
+  const { values, ref } = defaults;
+  if (values?.[field] !== undefined && ref) return { locator: ref.locator, path: [...ref.path, field] };
+  return undefined;
+}
+
+/*
+ * The resolved items keep their file and index, not Refs: a Ref (and its path) is made when a
+ * position is asked for, once for most items, and a configuration has tens of thousands of them.
  */
-class MergedFields<T extends object> {
-  readonly values: Partial<T> = {};
+
+export class ResolvedAlert {
+  /** The alert's fields with defaults.alert under them. */
+  readonly values: Partial<RawAlertFields>;
 
   constructor(
-    private readonly item: T,
-    private readonly itemRef: Ref,
-    private readonly defaults: Partial<T> | undefined,
-    private readonly defaultsRef: Ref | undefined,
-    fields: readonly (keyof T & string)[],
+    readonly raw: RawAlert,
+    /** The monitor's label: the top-level alert's `monitor`, or the owning monitor's `label`. */
+    readonly monitor: string,
+    private readonly locator: Positions,
+    /** The owning monitor's index in its file's `monitors`; -1 for a top-level alert. */
+    private readonly monitorIndex: number,
+    private readonly index: number,
+    private readonly defaults: ItemDefaults<RawAlertFields>,
   ) {
-    const values = this.values;
-    for (const field of fields) {
-      if (item[field] !== undefined) values[field] = item[field];
-      else if (defaults?.[field] !== undefined && defaultsRef) values[field] = defaults[field];
-    }
+    this.values = mergeFields(raw, defaults, ALERT_DEFAULT_FIELDS);
   }
 
-  /** Where a merged value was written: the item's own field, or the default's. */
-  origin(field: keyof T & string): Ref | undefined {
-    if (this.item[field] !== undefined) return { locator: this.itemRef.locator, path: [...this.itemRef.path, field] };
-    const { defaults, defaultsRef } = this;
-    if (defaults?.[field] !== undefined && defaultsRef) return { locator: defaultsRef.locator, path: [...defaultsRef.path, field] };
-    return undefined;
+  get topLevel(): boolean {
+    return this.monitorIndex < 0;
   }
-}
 
-export interface ResolvedAlert {
-  raw: RawAlert;
-  monitor: string;
+  get ref(): Ref {
+    const path = this.topLevel ? ['alerts', this.index] : ['monitors', this.monitorIndex, 'alerts', this.index];
+    return { locator: this.locator, path };
+  }
+
   /** Where the monitor label was written: the top-level alert's `monitor`, or the owning monitor's `label`. */
-  monitorRef: Ref;
-  topLevel: boolean;
-  merged: MergedFields<RawAlertFields>;
-  ref: Ref;
+  get monitorRef(): Ref {
+    const path = this.topLevel ? ['alerts', this.index, 'monitor'] : ['monitors', this.monitorIndex, 'label'];
+    return { locator: this.locator, path };
+  }
+
+  origin(field: keyof RawAlertFields & string): Ref | undefined {
+    return fieldOrigin(this.raw, this.ref, this.defaults, field);
+  }
 }
 
-export interface ResolvedMonitor {
-  raw: RawMonitor;
-  merged: MergedFields<RawMonitorFields>;
+export class ResolvedMonitor {
+  /** The monitor's fields with defaults.monitor under them. */
+  readonly values: Partial<RawMonitorFields>;
   /** Default meta merged with the monitor's, key by key. */
-  meta: Record<string, string> | undefined;
-  alerts: ResolvedAlert[];
-  ref: Ref;
+  readonly meta: Record<string, string> | undefined;
+  readonly alerts: ResolvedAlert[] = [];
+
+  constructor(
+    readonly raw: RawMonitor,
+    private readonly locator: Positions,
+    private readonly index: number,
+    private readonly defaults: ItemDefaults<RawMonitorFields>,
+  ) {
+    this.values = mergeFields(raw, defaults, SPEC_FIELDS);
+    const defaultMeta = defaults.values?.meta;
+    this.meta = defaultMeta !== undefined || raw.meta !== undefined ? { ...(defaultMeta ?? {}), ...(raw.meta ?? {}) } : undefined;
+  }
+
+  get ref(): Ref {
+    return { locator: this.locator, path: ['monitors', this.index] };
+  }
+
+  origin(field: keyof RawMonitorFields & string): Ref | undefined {
+    return fieldOrigin(this.raw, this.ref, this.defaults, field);
+  }
 }
 
 export interface ResolvedGroup {
@@ -141,27 +186,6 @@ function pickSingle(files: ValidFile[], key: 'settings' | 'defaults', diagnostic
   return first;
 }
 
-function resolveAlert(
-  raw: RawAlert,
-  path: PathSegment[],
-  locator: Positions,
-  monitor: string,
-  monitorRef: Ref,
-  topLevel: boolean,
-  defaults: RawAlertFields | undefined,
-  defaultsRef: Ref | undefined,
-): ResolvedAlert {
-  const ref = { locator, path };
-  return {
-    raw,
-    monitor,
-    monitorRef,
-    topLevel,
-    merged: new MergedFields<RawAlertFields>(raw, ref, defaults, defaultsRef, ALERT_DEFAULT_FIELDS),
-    ref,
-  };
-}
-
 export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const settingsFile = pickSingle(files, 'settings', diagnostics);
@@ -172,10 +196,14 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
     ignore: [...(rawSettings.ignore ?? [])],
     prune: rawSettings.prune ?? false,
   };
-  const monitorDefaults = defaultsFile?.data.defaults?.monitor;
-  const alertDefaults = defaultsFile?.data.defaults?.alert;
-  const monitorDefaultsRef = defaultsFile && { locator: defaultsFile.locator, path: ['defaults', 'monitor'] };
-  const alertDefaultsRef = defaultsFile && { locator: defaultsFile.locator, path: ['defaults', 'alert'] };
+  const monitorDefaults: ItemDefaults<RawMonitorFields> = {
+    values: defaultsFile?.data.defaults?.monitor,
+    ref: defaultsFile && { locator: defaultsFile.locator, path: ['defaults', 'monitor'] },
+  };
+  const alertDefaults: ItemDefaults<RawAlertFields> = {
+    values: defaultsFile?.data.defaults?.alert,
+    ref: defaultsFile && { locator: defaultsFile.locator, path: ['defaults', 'alert'] },
+  };
 
   const monitors: ResolvedMonitor[] = [];
   const alerts: ResolvedAlert[] = [];
@@ -185,28 +213,18 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
     const fileMonitors = data.monitors ?? [];
     for (let i = 0; i < fileMonitors.length; i++) {
       const raw = fileMonitors[i]!;
-      const ref = { locator, path: ['monitors', i] };
-      const merged = new MergedFields<RawMonitorFields>(raw, ref, monitorDefaults, monitorDefaultsRef, SPEC_FIELDS);
-      const meta =
-        monitorDefaults?.meta !== undefined || raw.meta !== undefined
-          ? { ...(monitorDefaults?.meta ?? {}), ...(raw.meta ?? {}) }
-          : undefined;
-      const labelRef = { locator, path: ['monitors', i, 'label'] };
+      const monitor = new ResolvedMonitor(raw, locator, i, monitorDefaults);
       const rawAlerts = raw.alerts ?? [];
-      const monitorAlerts: ResolvedAlert[] = [];
       for (let j = 0; j < rawAlerts.length; j++) {
-        const path = ['monitors', i, 'alerts', j];
-        monitorAlerts.push(resolveAlert(rawAlerts[j]!, path, locator, raw.label, labelRef, false, alertDefaults, alertDefaultsRef));
+        monitor.alerts.push(new ResolvedAlert(rawAlerts[j]!, raw.label, locator, i, j, alertDefaults));
       }
-      monitors.push({ raw, merged, meta, alerts: monitorAlerts, ref });
+      monitors.push(monitor);
     }
     const fileAlerts = data.alerts ?? [];
     for (let i = 0; i < fileAlerts.length; i++) {
       const raw = fileAlerts[i]!;
       // The schema requires `monitor` on top-level alerts.
-      const monitor = raw.monitor ?? '';
-      const monitorRef = { locator, path: ['alerts', i, 'monitor'] };
-      alerts.push(resolveAlert(raw, ['alerts', i], locator, monitor, monitorRef, true, alertDefaults, alertDefaultsRef));
+      alerts.push(new ResolvedAlert(raw, raw.monitor ?? '', locator, -1, i, alertDefaults));
     }
     const fileGroups = data.groups ?? [];
     for (let i = 0; i < fileGroups.length; i++) groups.push({ raw: fileGroups[i]!, ref: { locator, path: ['groups', i] } });

@@ -44,7 +44,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     } else labels.set(label, m);
     const glob = ignored(label);
     if (glob) error(labelAt(m), `monitor ${JSON.stringify(label)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors; rename it or narrow the glob`);
-    const values = m.merged.values;
+    const values = m.values;
     if (values.ip_address === undefined || values.test_account === undefined || values.timer === undefined || values.time_zone === undefined) {
       const missing = REQUIRED_MONITOR_FIELDS.filter((f) => values[f] === undefined);
       const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
@@ -55,7 +55,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       let problem = zoneProblems.get(tz);
       if (problem === undefined && !zoneProblems.has(tz)) zoneProblems.set(tz, (problem = timeZoneProblem(tz)));
       // A merged value has an origin: the monitor's own field or the default's.
-      if (problem) error(valuePos(m.merged.origin('time_zone')!), problem);
+      if (problem) error(valuePos(m.origin('time_zone')!), problem);
     }
   }
 
@@ -117,7 +117,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       const here = subjectAt(a);
       error(here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
     } else subjects.set(k, a);
-    if (a.merged.values.timeout === undefined) {
+    if (a.values.timeout === undefined) {
       error(at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
     }
   }
