@@ -187,7 +187,7 @@ class Scanner {
   /** Where the scalar or flow collection just read ends. */
   private after = 0;
 
-  lineStarts: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  lineStarts: Int32Array<ArrayBuffer>;
   lines = 0;
   nodes: Int32Array<ArrayBuffer>;
   nodeCount = 0;
@@ -209,10 +209,12 @@ class Scanner {
   private itemCount = 0;
 
   constructor(private readonly text: string) {
-    // About one value per 12 characters in configurations of the usual shape.
-    const guess = Math.max(64, text.length >> 3);
+    // About one value per 12 to 20 characters, and a line per 30, in configurations of the usual
+    // shape: room for most at once (the arrays are zeroed and copied when they grow).
+    const guess = Math.max(64, text.length >> 4);
     this.nodes = new Int32Array(guess * NODE_SIZE);
     this.slots = new Int32Array(guess);
+    this.lineStarts = new Int32Array(Math.max(64, text.length >> 5));
   }
 
   document(): Record<string, unknown> {
@@ -563,13 +565,13 @@ export function fastParse(text: string, file: string): { data: Record<string, un
     if (err === GIVE_UP) return undefined;
     throw err;
   }
-  // Trimmed to size: the index lives as long as the loaded configuration.
+  // Views, not copies: the room left over is a fraction of the text, for as long as the load runs.
   const positions = new FastPositions(
     file,
     text,
-    scanner.lineStarts.slice(0, scanner.lines),
-    scanner.nodes.slice(0, scanner.nodeCount * NODE_SIZE),
-    scanner.slots.slice(0, scanner.slotCount),
+    scanner.lineStarts.subarray(0, scanner.lines),
+    scanner.nodes.subarray(0, scanner.nodeCount * NODE_SIZE),
+    scanner.slots.subarray(0, scanner.slotCount),
   );
   return { data, positions };
 }

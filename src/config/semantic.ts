@@ -62,29 +62,32 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
   // Renames: a previous label must not be a current label, nor claimed by two monitors.
   const previousLabels = new Map<string, { monitor: string; at: SourceRef }>();
   for (const m of r.monitors) {
-    (m.raw.previous_labels ?? []).forEach((prev, i) => {
+    const previous = m.raw.previous_labels;
+    if (previous === undefined) continue;
+    for (let i = 0; i < previous.length; i++) {
+      const prev = previous[i]!;
       const here = at(m.ref, ['previous_labels', i]);
       const glob = ignored(prev);
       if (glob) {
         error(here, `previous label ${JSON.stringify(prev)} matches ${ignoreNote(glob)}: monsync does not read ignored monitors, so it cannot rename one`);
-        return;
+        continue;
       }
       if (prev === m.raw.label) {
         warn(here, `previous label ${JSON.stringify(prev)} is the monitor's current label; remove it`);
-        return;
+        continue;
       }
       const current = labels.get(prev);
       if (current) {
         error(here, `previous label ${JSON.stringify(prev)} is the label of another monitor defined at ${describeRef(labelAt(current), here.file)}`);
-        return;
+        continue;
       }
       const claimed = previousLabels.get(prev);
       if (claimed && claimed.monitor !== m.raw.label) {
         error(here, `previous label ${JSON.stringify(prev)} is also claimed by monitor ${JSON.stringify(claimed.monitor)} at ${describeRef(claimed.at, here.file)}`);
-        return;
+        continue;
       }
       previousLabels.set(prev, { monitor: m.raw.label, at: here });
-    });
+    }
   }
 
   // Top-level alerts are for monitors this configuration does not manage.
@@ -123,25 +126,28 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
   }
   const previousSubjects = new Map<string, { subject: string; at: SourceRef }>();
   for (const a of allAlerts) {
-    (a.raw.previous_subjects ?? []).forEach((prev, i) => {
+    const previous = a.raw.previous_subjects;
+    if (previous === undefined) continue;
+    for (let i = 0; i < previous.length; i++) {
+      const prev = previous[i]!;
       const here = at(a.ref, ['previous_subjects', i]);
       if (prev === a.raw.subject_init) {
         warn(here, `previous subject ${JSON.stringify(prev)} is the alert's current subject_init; remove it`);
-        return;
+        continue;
       }
       const current = subjects.get(key(a.monitor, prev));
       if (current) {
         error(here, `previous subject ${JSON.stringify(prev)} is the subject_init of another alert on monitor ${JSON.stringify(a.monitor)} (at ${describeRef(subjectAt(current), here.file)})`);
-        return;
+        continue;
       }
       const k = key(a.monitor, prev);
       const claimed = previousSubjects.get(k);
       if (claimed && claimed.subject !== a.raw.subject_init) {
         error(here, `previous subject ${JSON.stringify(prev)} is also claimed by the alert ${JSON.stringify(claimed.subject)} on monitor ${JSON.stringify(a.monitor)} at ${describeRef(claimed.at, here.file)}`);
-        return;
+        continue;
       }
       previousSubjects.set(k, { subject: a.raw.subject_init, at: here });
-    });
+    }
   }
 
   // Groups: names unique and not ignored, renames not colliding, members not ignored or renamed.
@@ -168,29 +174,32 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
   }
   const previousNames = new Map<string, { group: string; at: SourceRef }>();
   for (const g of r.groups) {
-    (g.raw.previous_names ?? []).forEach((prev, i) => {
+    const previous = g.raw.previous_names;
+    if (previous === undefined) continue;
+    for (let i = 0; i < previous.length; i++) {
+      const prev = previous[i]!;
       const here = at(g.ref, ['previous_names', i]);
       const glob = ignored(prev);
       if (glob) {
         error(here, `previous name ${JSON.stringify(prev)} matches ${ignoreNote(glob)}: monsync does not read ignored groups, so it cannot rename one`);
-        return;
+        continue;
       }
       if (prev === g.raw.name) {
         warn(here, `previous name ${JSON.stringify(prev)} is the group's current name; remove it`);
-        return;
+        continue;
       }
       const current = groupNames.get(prev);
       if (current) {
         error(here, `previous name ${JSON.stringify(prev)} is the name of another group defined at ${describeRef(nameAt(current), here.file)}`);
-        return;
+        continue;
       }
       const claimed = previousNames.get(prev);
       if (claimed && claimed.group !== g.raw.name) {
         error(here, `previous name ${JSON.stringify(prev)} is also claimed by group ${JSON.stringify(claimed.group)} at ${describeRef(claimed.at, here.file)}`);
-        return;
+        continue;
       }
       previousNames.set(prev, { group: g.raw.name, at: here });
-    });
+    }
   }
   return out;
 }
