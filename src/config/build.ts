@@ -5,6 +5,9 @@
 import type { DesiredAlert, DesiredGroup, DesiredMonitor, DesiredState, MonitorSpec } from '../model/desired.js';
 import { valuePos, type Resolved, type ResolvedAlert } from './resolve.js';
 
+/** A list of the state's own (`[...(list ?? [])]` made two). */
+const copyOf = <T>(list: readonly T[] | undefined): T[] => (list === undefined ? [] : list.slice());
+
 function buildAlert(a: ResolvedAlert): DesiredAlert {
   const v = a.values;
   const alert: DesiredAlert = {
@@ -13,9 +16,9 @@ function buildAlert(a: ResolvedAlert): DesiredAlert {
     subject_term: a.raw.subject_term,
     // checkSemantics has reported alerts without a timeout; buildState only runs without errors.
     timeout: v.timeout!,
-    alert_destinations: [...(v.alert_destinations ?? [])],
-    previous_subjects: [...(a.raw.previous_subjects ?? [])],
-    source: valuePos(a.ref),
+    alert_destinations: copyOf(v.alert_destinations),
+    previous_subjects: copyOf(a.raw.previous_subjects),
+    source: a.source(),
   };
   if (v.message_init !== undefined) alert.message_init = v.message_init;
   if (v.message_term !== undefined) alert.message_term = v.message_term;
@@ -32,17 +35,17 @@ export function buildState(r: Resolved): DesiredState {
     if (m.meta !== undefined) spec.meta = m.meta;
     return {
       label: m.raw.label,
-      previous_labels: [...(m.raw.previous_labels ?? [])],
+      previous_labels: copyOf(m.raw.previous_labels),
       // The four required fields were checked by checkSemantics.
       spec: spec as MonitorSpec,
       alerts: m.alerts.map(buildAlert),
-      source: valuePos(m.ref),
+      source: m.source(),
     };
   });
   const groups: DesiredGroup[] = r.groups.map((g) => ({
     name: g.raw.name,
-    previous_names: [...(g.raw.previous_names ?? [])],
-    monitors: [...(g.raw.monitors ?? [])],
+    previous_names: copyOf(g.raw.previous_names),
+    monitors: copyOf(g.raw.monitors),
     source: valuePos(g.ref),
   }));
   return {

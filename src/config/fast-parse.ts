@@ -36,8 +36,6 @@ const SPECIAL: Record<string, boolean | null> = {
 };
 /** Tabs, CRs, control and other non-printable characters are the full path's. */
 const NOT_FAST = /[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
-/** The keys the fast path takes; FastPositions only looks for names of this shape. */
-const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 const NL = 10;
 const SPACE = 32;
@@ -134,15 +132,17 @@ class FastPositions implements Positions {
   private find(path: readonly PathSegment[]): number {
     const { nodes, slots, text } = this;
     let node = 0;
-    for (const seg of path) {
+    for (let p = 0; p < path.length; p++) {
+      const seg = path[p]!;
       const at = node * NODE_SIZE;
       const count = nodes[at + N_COUNT]!;
       const first = nodes[at + N_FIRST]!;
       let next = -1;
       if (count < 0) {
-        // A mapping: its keys are in the text at each child's key offset, followed by ':'.
+        // A mapping: its keys are in the text at each child's key offset, followed by the first
+        // ':' there; a name without ':' followed by ':' in the text is that key.
         const name = String(seg);
-        if (KEY_NAME.test(name)) {
+        if (name.length > 0 && !name.includes(':')) {
           for (let i = 0; i < ~count; i++) {
             const child = slots[first + i]!;
             const keyAt = nodes[child * NODE_SIZE + N_KEY]!;

@@ -30,8 +30,13 @@ export interface Ref {
 }
 
 export function valuePos(ref: Ref): SourceRef {
-  const { line, column } = ref.locator.value(ref.path);
-  return { file: ref.locator.file, line, column };
+  return locate(ref.locator, ref.path);
+}
+
+/** valuePos without a Ref. */
+function locate(locator: Positions, path: readonly PathSegment[]): SourceRef {
+  const { line, column } = locator.value(path);
+  return { file: locator.file, line, column };
 }
 
 export function keyPos(ref: Ref): SourceRef {
@@ -54,7 +59,9 @@ interface ItemDefaults<T> {
 function mergeFields<T extends object>(item: T, defaults: ItemDefaults<T>, fields: readonly (keyof T & string)[]): Partial<T> {
   const values: Partial<T> = {};
   const { values: fallback, ref } = defaults;
-  for (const field of fields) {
+  // Indexed: a first run is mostly unoptimised code, where for-of allocates a result per step.
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
     if (item[field] !== undefined) values[field] = item[field];
     else if (fallback?.[field] !== undefined && ref) values[field] = fallback[field];
   }
@@ -96,8 +103,16 @@ export class ResolvedAlert {
   }
 
   get ref(): Ref {
-    const path = this.topLevel ? ['alerts', this.index] : ['monitors', this.monitorIndex, 'alerts', this.index];
-    return { locator: this.locator, path };
+    return { locator: this.locator, path: this.path() };
+  }
+
+  private path(): PathSegment[] {
+    return this.topLevel ? ['alerts', this.index] : ['monitors', this.monitorIndex, 'alerts', this.index];
+  }
+
+  /** Where the alert was written, for the state. */
+  source(): SourceRef {
+    return locate(this.locator, this.path());
   }
 
   /** Where the monitor label was written: the top-level alert's `monitor`, or the owning monitor's `label`. */
@@ -116,21 +131,29 @@ export class ResolvedMonitor {
   readonly values: Partial<RawMonitorFields>;
   /** Default meta merged with the monitor's, key by key. */
   readonly meta: Record<string, string> | undefined;
-  readonly alerts: ResolvedAlert[] = [];
+  readonly alerts: ResolvedAlert[];
 
   constructor(
     readonly raw: RawMonitor,
     private readonly locator: Positions,
     private readonly index: number,
     private readonly defaults: ItemDefaults<RawMonitorFields>,
+    alertDefaults: ItemDefaults<RawAlertFields>,
   ) {
     this.values = mergeFields(raw, defaults, SPEC_FIELDS);
     const defaultMeta = defaults.values?.meta;
     this.meta = defaultMeta !== undefined || raw.meta !== undefined ? { ...(defaultMeta ?? {}), ...(raw.meta ?? {}) } : undefined;
+    // map, not push: a list grown by push keeps room for 16 or more alerts.
+    this.alerts = (raw.alerts ?? []).map((a, j) => new ResolvedAlert(a, raw.label, locator, index, j, alertDefaults));
   }
 
   get ref(): Ref {
     return { locator: this.locator, path: ['monitors', this.index] };
+  }
+
+  /** Where the monitor was written, for the state. */
+  source(): SourceRef {
+    return locate(this.locator, ['monitors', this.index]);
   }
 
   origin(field: keyof RawMonitorFields & string): Ref | undefined {
@@ -212,13 +235,7 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
     const { locator, data } = file;
     const fileMonitors = data.monitors ?? [];
     for (let i = 0; i < fileMonitors.length; i++) {
-      const raw = fileMonitors[i]!;
-      const monitor = new ResolvedMonitor(raw, locator, i, monitorDefaults);
-      const rawAlerts = raw.alerts ?? [];
-      for (let j = 0; j < rawAlerts.length; j++) {
-        monitor.alerts.push(new ResolvedAlert(rawAlerts[j]!, raw.label, locator, i, j, alertDefaults));
-      }
-      monitors.push(monitor);
+      monitors.push(new ResolvedMonitor(fileMonitors[i]!, locator, i, monitorDefaults, alertDefaults));
     }
     const fileAlerts = data.alerts ?? [];
     for (let i = 0; i < fileAlerts.length; i++) {

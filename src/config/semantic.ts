@@ -35,7 +35,10 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
 
   // Monitors: labels unique, not ignored, required fields present after defaults, valid time zones.
   const labels = new Map<string, ResolvedMonitor>();
-  for (const m of r.monitors) {
+  const monitors = r.monitors;
+  // Indexed loops: a first run is mostly unoptimised code, where for-of allocates a result per step.
+  for (let mi = 0; mi < monitors.length; mi++) {
+    const m = monitors[mi]!;
     const label = m.raw.label;
     const first = labels.get(label);
     if (first) {
@@ -61,7 +64,8 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
 
   // Renames: a previous label must not be a current label, nor claimed by two monitors.
   const previousLabels = new Map<string, { monitor: string; at: SourceRef }>();
-  for (const m of r.monitors) {
+  for (let mi = 0; mi < monitors.length; mi++) {
+    const m = monitors[mi]!;
     const previous = m.raw.previous_labels;
     if (previous === undefined) continue;
     for (let i = 0; i < previous.length; i++) {
@@ -109,11 +113,15 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
 
   // Alerts: subject_init identifies an alert on its monitor; timeout must be known.
   const allAlerts: ResolvedAlert[] = [];
-  for (const m of r.monitors) for (const a of m.alerts) allAlerts.push(a);
-  for (const a of r.alerts) allAlerts.push(a);
+  for (let mi = 0; mi < monitors.length; mi++) {
+    const alerts = monitors[mi]!.alerts;
+    for (let ai = 0; ai < alerts.length; ai++) allAlerts.push(alerts[ai]!);
+  }
+  for (let ai = 0; ai < r.alerts.length; ai++) allAlerts.push(r.alerts[ai]!);
   const subjects = new Map<string, ResolvedAlert>();
   const key = (monitor: string, subject: string) => `${monitor}\u0000${subject}`;
-  for (const a of allAlerts) {
+  for (let ai = 0; ai < allAlerts.length; ai++) {
+    const a = allAlerts[ai]!;
     const k = key(a.monitor, a.raw.subject_init);
     const first = subjects.get(k);
     if (first) {
@@ -125,7 +133,8 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     }
   }
   const previousSubjects = new Map<string, { subject: string; at: SourceRef }>();
-  for (const a of allAlerts) {
+  for (let ai = 0; ai < allAlerts.length; ai++) {
+    const a = allAlerts[ai]!;
     const previous = a.raw.previous_subjects;
     if (previous === undefined) continue;
     for (let i = 0; i < previous.length; i++) {
