@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { LiveState } from '../../src/model/live.js';
 import { canonicalJson, filterIgnored, fingerprintLive } from '../../src/plan/fingerprint.js';
 import { dest, liveAlert, liveGroup, liveMonitor, liveState } from './helpers.js';
 
@@ -55,7 +56,80 @@ describe('fingerprintLive', () => {
     expect(f.alerts.map((x) => x.id)).toEqual(['x']);
   });
 
-  it('canonicalJson sorts keys at every level and drops undefined', () => {
+  it('does not depend on the order of keys in an object, and an undefined field is no field', () => {
+    const fp = fingerprintLive(live);
+    const reordered = structuredClone(live);
+    reordered.monitors = reordered.monitors.map((m) => Object.fromEntries(Object.entries(m).reverse()) as typeof m);
+    reordered.monitors[0]!.meta = { region: 'eu', 'managed-by': 'mail-team' };
+    const expected = structuredClone(live);
+    expected.monitors[0]!.meta = { 'managed-by': 'mail-team', region: 'eu' };
+    expect(fingerprintLive(reordered)).toBe(fingerprintLive(expected));
+    // Records of one list in different key orders: the first keeps the order the second has.
+    const mixed = structuredClone(live);
+    mixed.alerts[1] = Object.fromEntries(Object.entries(mixed.alerts[1]!).reverse()) as (typeof mixed.alerts)[number];
+    expect(fingerprintLive(mixed)).toBe(fp);
+    const withUndefined = structuredClone(live) as LiveState & { monitors: Record<string, unknown>[] };
+    withUndefined.monitors[1]!['later'] = undefined;
+    (withUndefined.monitors[0]!['meta'] as Record<string, unknown>)['x'] = undefined;
+    expect(fingerprintLive(withUndefined)).toBe(fp);
+  });
+
+  it('covers fields the model does not know, in every kind of record and nested object', () => {
+    const fp = fingerprintLive(live);
+    const seen = new Set([fp]);
+    for (const mutate of [
+      (s: Record<string, Record<string, unknown>[]>) => (s['monitors']![1]!['new_field'] = 1),
+      (s: Record<string, Record<string, unknown>[]>) => (s['alerts']![0]!['new_field'] = 'x'),
+      (s: Record<string, Record<string, unknown>[]>) => (s['groups']![0]!['new_field'] = true),
+      (s: Record<string, Record<string, unknown>[]>) => (s['destinations']![1]!['new_field'] = null),
+      (s: Record<string, Record<string, unknown>[]>) => (s['monitors']![0]!['nested'] = { b: [1, { c: 'd' }], a: 2 }),
+      (s: Record<string, Record<string, unknown>[]>) => (s['monitors']![0]!['nested'] = { a: 2, b: [1, { c: 'e' }] }),
+    ]) {
+      const c = structuredClone(live) as unknown as Record<string, Record<string, unknown>[]>;
+      mutate(c);
+      const other = fingerprintLive(c as unknown as LiveState);
+      expect(seen.has(other)).toBe(false);
+      seen.add(other);
+    }
+  });
+
+  it('tells values apart that a naive text would join: types, boundaries, lone surrogates', () => {
+    const variants: [string, unknown][] = [
+      ['label', 'ab'],
+      ['label', 'a"b'],
+      ['description', '1'],
+      ['description', 1],
+      ['description', true],
+      ['description', 'true'],
+      ['description', 'null'],
+      ['ip_address', '\ud800'],
+      ['ip_address', '\ufffd'],
+      ['ip_address', '\ud800\udc00'],
+    ];
+    const seen = new Set<string>();
+    for (const [field, value] of variants) {
+      const c = structuredClone(live) as unknown as { monitors: Record<string, unknown>[] };
+      c.monitors[0]![field] = value;
+      if (field === 'label') c.monitors[0]!['description'] = 'x';
+      seen.add(fingerprintLive(c as unknown as LiveState));
+    }
+    expect(seen.size).toBe(variants.length);
+    // The same characters split differently between two fields.
+    const split = (a: string, b: string): string => {
+      const c = structuredClone(live);
+      c.alerts[0]!.subject_init = a;
+      c.alerts[0]!.subject_term = b;
+      return fingerprintLive(c);
+    };
+    expect(split('ab', 'c')).not.toBe(split('a', 'bc'));
+  });
+
+  it('canonicalJson sorts keys at every level and drops undefined, whichever way it writes an object', () => {
     expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[{"y":2,"z":1}]},"b":1}');
+    // Keys already in order with plain values go to JSON.stringify whole; the text must not differ.
+    expect(canonicalJson({ a: 1, b: 'x', c: undefined })).toBe(canonicalJson({ c: undefined, b: 'x', a: 1 }));
+    expect(canonicalJson({ a: 1, b: 'x' })).toBe('{"a":1,"b":"x"}');
+    expect(canonicalJson({ '10': 'a', '9': 'b', x: ['q', { b: 2, a: 1 }] })).toBe('{"10":"a","9":"b","x":["q",{"a":1,"b":2}]}');
+    expect(canonicalJson(['b', 'a', null, 1.5, true])).toBe('["b","a",null,1.5,true]');
   });
 });
