@@ -34,7 +34,7 @@ import {
   type UnmanagedCounts,
 } from './types.js';
 import { PlanError } from './errors.js';
-import { filterIgnored, fingerprintLive, canonicalJson } from './fingerprint.js';
+import { filterIgnored, fingerprintLive } from './fingerprint.js';
 import { matchesAny } from './glob.js';
 import { orderChanges, refsInBody, summarize } from './order.js';
 
@@ -78,11 +78,31 @@ const idPath = (kind: 'Monitor' | 'Alert' | 'Group', id: string): string =>
 const ids = (xs: readonly { id: string }[]): string => xs.map((x) => x.id).join(', ');
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * Equal as JSON would see it: key order does not matter and an undefined field is no field. Plan
+ * values are JSON data (strings, numbers, booleans, null, arrays, plain objects).
+ */
 function sameValue(a: unknown, b: unknown): boolean {
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
-    return canonicalJson(a) === canonicalJson(b);
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const y = b as unknown[];
+    if (a.length !== y.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i] ?? null, y[i] ?? null)) return false;
+    return true;
   }
-  return a === b;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let defined = 0;
+  for (const k of Object.keys(x)) {
+    const v = x[k];
+    if (v === undefined) continue;
+    defined++;
+    if (!Object.prototype.hasOwnProperty.call(y, k) || !sameValue(v, y[k])) return false;
+  }
+  for (const k of Object.keys(y)) if (y[k] !== undefined) defined--;
+  return defined === 0;
 }
 
 function byId<T extends { id: string }>(a: T, b: T): number {
@@ -102,6 +122,74 @@ function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
 
 function uniq<T>(xs: readonly T[]): T[] {
   return [...new Set(xs)];
+}
+
+const NO_ALERTS: readonly Alert[] = [];
+
+/** `alert "<monitor> / <subject>" (file:line)`, for problems. */
+function alertContext(monitorLabel: string, da: DesiredAlert): string {
+  return `alert ${q(`${monitorLabel} / ${da.subject_init}`)}${at(da.source)}`;
+}
+
+function hasRepeatedSubject(xs: readonly DesiredAlert[]): boolean {
+  if (xs.length > 16) return new Set(xs.map((x) => x.subject_init)).size !== xs.length;
+  for (let i = 1; i < xs.length; i++) {
+    for (let j = 0; j < i; j++) if (xs[j]!.subject_init === xs[i]!.subject_init) return true;
+  }
+  return false;
+}
+
+/** The fields an update compares, all equal: what liveAlertFields and desiredAlertFields would show. */
+function alertUnchanged(a: Alert, da: DesiredAlert, destIds: readonly string[]): boolean {
+  return (
+    eq(a.subject_init, da.subject_init) &&
+    eq(a.subject_term, da.subject_term) &&
+    eq(a.timeout, da.timeout) &&
+    sameSet(a.alert_destinations, destIds) &&
+    eq(a.message_init, da.message_init ?? '') &&
+    eq(a.message_term, da.message_term ?? '') &&
+    eq(a.down_only, da.down_only ?? false) &&
+    eq(a.repeat, da.repeat ?? false)
+  );
+}
+
+/** sameValue, with === first: nearly every field is a string, number or boolean equal to its counterpart. */
+function eq(x: unknown, y: unknown): boolean {
+  return x === y || sameValue(x, y);
+}
+
+/** The same ids at the same positions: the same membership, without building anything. */
+function samePositions(live: readonly { id: string }[], desired: readonly { id: IdOrRef }[]): boolean {
+  if (live.length !== desired.length) return false;
+  for (let i = 0; i < live.length; i++) if (live[i]!.id !== desired[i]!.id) return false;
+  return true;
+}
+
+/** uniq(xs), but xs itself when it has no repeats (the usual case), checked without a Set when short. */
+function distinct<T>(xs: readonly T[]): readonly T[] {
+  if (xs.length > 32) return new Set(xs).size === xs.length ? xs : uniq(xs);
+  for (let i = 1; i < xs.length; i++) if (xs.lastIndexOf(xs[i]!, i - 1) !== -1) return uniq(xs);
+  return xs;
+}
+
+function inIdOrder(xs: readonly { id: string }[]): boolean {
+  for (let i = 1; i < xs.length; i++) if (xs[i - 1]!.id > xs[i]!.id) return false;
+  return true;
+}
+
+/** The same members, ignoring order and repeats; without allocating for the short lists alerts have. */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 1 && b.length === 1) return a[0] === b[0];
+  if (a.length > 16 || b.length > 16) {
+    const sa = new Set(a);
+    const sb = new Set(b);
+    if (sa.size !== sb.size) return false;
+    for (const x of sa) if (!sb.has(x)) return false;
+    return true;
+  }
+  for (const x of a) if (!b.includes(x)) return false;
+  for (const x of b) if (!a.includes(x)) return false;
+  return true;
 }
 
 /**
@@ -127,6 +215,59 @@ export function desiredMonitorFields(dm: DesiredMonitor, owner: string): Fields 
   return monitorValues(dm.label, dm.spec, { ...DOCUMENTED_MONITOR_DEFAULTS.meta, ...(dm.spec.meta ?? {}), [OWNER_META_KEY]: owner });
 }
 
+/**
+ * What liveMonitorFields(m) and desiredMonitorFields(dm, owner) would compare equal in every field,
+ * decided without building either.
+ */
+function monitorUnchanged(m: Monitor, dm: DesiredMonitor, owner: string): boolean {
+  if (m.label !== dm.label) return false;
+  const spec: Partial<Record<(typeof MONITOR_SPEC_FIELDS)[number], unknown>> = dm.spec;
+  for (let i = 0; i < MONITOR_SPEC_FIELDS.length; i++) {
+    const f = MONITOR_SPEC_FIELDS[i]!;
+    let l: unknown = m[f];
+    let d: unknown = spec[f];
+    if (l === d && l != null) continue;
+    if (l == null && SPEC_HAS_DEFAULT[i]) l = SPEC_DEFAULT[i];
+    if (d == null && SPEC_HAS_DEFAULT[i]) d = SPEC_DEFAULT[i];
+    if (l !== d && !sameValue(l, d)) return false;
+  }
+  return metaUnchanged(m.meta, dm.spec.meta, owner);
+}
+
+/** The documented default of each of MONITOR_SPEC_FIELDS, by position, and whether it has one. */
+const SPEC_HAS_DEFAULT: readonly boolean[] = MONITOR_SPEC_FIELDS.map((f) => f in DOCUMENTED_MONITOR_DEFAULTS);
+const SPEC_DEFAULT: readonly unknown[] = MONITOR_SPEC_FIELDS.map((f) => (DOCUMENTED_MONITOR_DEFAULTS as Record<string, unknown>)[f]);
+
+/** sameValue({...live}, {...DOCUMENTED_MONITOR_DEFAULTS.meta, ...declared, [OWNER_META_KEY]: owner}), without the copies. */
+function metaUnchanged(live: Record<string, string>, declared: Record<string, string> | undefined, owner: string): boolean {
+  const has = Object.prototype.hasOwnProperty;
+  const base: Record<string, string> = DOCUMENTED_MONITOR_DEFAULTS.meta;
+  // Fields the merged object has with a defined value, each counted once (later sources win).
+  // for-in with an own-property check: the keys Object.keys would give, without the array.
+  let wanted = 0;
+  for (const k in base) {
+    if (!has.call(base, k) || k === OWNER_META_KEY || (declared !== undefined && has.call(declared, k))) continue;
+    if (base[k] === undefined) continue;
+    wanted++;
+    if (!hasSame(live, k, base[k])) return false;
+  }
+  if (declared !== undefined) {
+    for (const k in declared) {
+      if (!has.call(declared, k) || k === OWNER_META_KEY || declared[k] === undefined) continue;
+      wanted++;
+      if (!hasSame(live, k, declared[k])) return false;
+    }
+  }
+  wanted++;
+  if (!hasSame(live, OWNER_META_KEY, owner)) return false;
+  for (const k in live) if (has.call(live, k) && live[k] !== undefined) wanted--;
+  return wanted === 0;
+}
+
+function hasSame(o: Record<string, unknown>, k: string, v: unknown): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k) && (o[k] === v || sameValue(o[k], v));
+}
+
 /** The value a monitor field takes in a request body: the service clears an attachment with ''. */
 function wireMonitorValue(field: string, value: unknown): unknown {
   return field === 'attachment' && value === null ? '' : value;
@@ -144,6 +285,14 @@ interface MonitorMatch {
   renamedFrom: string | null;
 }
 
+/** A declared monitor and what the plan found for it. */
+interface Declared {
+  dm: DesiredMonitor;
+  match: MonitorMatch | null;
+  /** Top-level alerts on this monitor, planned with its own. */
+  extraAlerts: DesiredAlert[] | null;
+}
+
 /** A monitor whose alerts this plan looks at. */
 interface AlertHome {
   /** The label the monitor has once the plan is applied. */
@@ -153,12 +302,9 @@ interface AlertHome {
   createRef: string | null;
   /** Undeclared live alerts are deleted (managed and adopted monitors) or left alone. */
   owned: boolean;
-  desired: DesiredAlert[];
+  desired: readonly DesiredAlert[];
 }
 
-type MonitorRef =
-  | { kind: 'desired'; dm: DesiredMonitor; live: Monitor | null }
-  | { kind: 'live'; live: Monitor };
 
 export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOptions): Plan {
   const owner = desired.settings.owner;
@@ -172,42 +318,70 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   };
 
   // ---- ignore -------------------------------------------------------------------------------
-  for (const dm of desired.monitors) {
-    for (const l of [dm.label, ...dm.previous_labels]) {
-      if (matchesAny(ignore, l)) problem(`monitor ${q(dm.label)}${at(dm.source)}: label ${q(l)} matches settings.ignore`);
+  const ignoredMonitorIds = new Set<string>();
+  let ignoredGroups = 0;
+  if (ignore.length > 0) {
+    for (const dm of desired.monitors) {
+      for (const l of [dm.label, ...dm.previous_labels]) {
+        if (matchesAny(ignore, l)) problem(`monitor ${q(dm.label)}${at(dm.source)}: label ${q(l)} matches settings.ignore`);
+      }
     }
-  }
-  for (const dg of desired.groups) {
-    for (const n of [dg.name, ...dg.previous_names]) {
-      if (matchesAny(ignore, n)) problem(`group ${q(dg.name)}${at(dg.source)}: name ${q(n)} matches settings.ignore`);
+    for (const dg of desired.groups) {
+      for (const n of [dg.name, ...dg.previous_names]) {
+        if (matchesAny(ignore, n)) problem(`group ${q(dg.name)}${at(dg.source)}: name ${q(n)} matches settings.ignore`);
+      }
     }
+    for (const m of liveAll.monitors) if (matchesAny(ignore, m.label)) ignoredMonitorIds.add(m.id);
+    for (const g of liveAll.groups) if (matchesAny(ignore, g.name)) ignoredGroups++;
   }
-  const ignoredMonitorIds = new Set(liveAll.monitors.filter((m) => matchesAny(ignore, m.label)).map((m) => m.id));
-  const ignoredCount = ignoredMonitorIds.size + liveAll.groups.filter((g) => matchesAny(ignore, g.name)).length;
+  const ignoredCount = ignoredMonitorIds.size + ignoredGroups;
   const live = filterIgnored(liveAll, ignore);
 
   // ---- indexes --------------------------------------------------------------------------------
-  const monitorById = new Map(live.monitors.map((m) => [m.id, m]));
-  const monitorsByLabel = groupBy(live.monitors, (m) => m.label);
-  const cls = new Map(live.monitors.map((m) => [m.id, classify(m, owner)]));
-  const classOf = (m: Monitor): MonitorClass => cls.get(m.id) ?? 'other';
-  const alertsByMonitor = groupBy([...live.alerts].sort(byId), (a) => a.monitor);
-  const destById = new Map(live.destinations.map((d) => [d.id, d]));
+  // Plain loops: the account may hold tens of thousands of records, and this runs once per process,
+  // mostly before the JIT has compiled anything, so every intermediate array counts.
+  const monitorsByLabel = new Map<string, Monitor[]>();
+  for (const m of live.monitors) {
+    const list = monitorsByLabel.get(m.label);
+    if (list) list.push(m);
+    else monitorsByLabel.set(m.label, [m]);
+  }
+  // Ids are unique in the service, so a monitor's class is its own (no lookup by id needed).
+  const classOf = (m: Monitor): MonitorClass => classify(m, owner);
+  // In id order per monitor, as if the whole list had been sorted first (the sort is stable).
+  const alertsByMonitor = new Map<string, Alert[]>();
+  let unordered = false;
+  for (const a of live.alerts) {
+    const list = alertsByMonitor.get(a.monitor);
+    if (!list) alertsByMonitor.set(a.monitor, [a]);
+    else {
+      if (list[list.length - 1]!.id > a.id) unordered = true;
+      list.push(a);
+    }
+  }
+  if (unordered) for (const list of alertsByMonitor.values()) if (!inIdOrder(list)) list.sort(byId);
+  const destById = new Map<string, Destination>();
+  for (const d of live.destinations) destById.set(d.id, d);
   const destsByLabel = groupBy(live.destinations, (d) => d.label);
-  const desiredByLabel = new Map<string, DesiredMonitor>();
+  const desiredByLabel = new Map<string, Declared>();
   for (const dm of desired.monitors) {
     if (desiredByLabel.has(dm.label)) problem(`monitor ${q(dm.label)}${at(dm.source)} is declared more than once`);
-    else desiredByLabel.set(dm.label, dm);
+    else desiredByLabel.set(dm.label, { dm, match: null, extraAlerts: null });
   }
   const describe = (m: Monitor): string => `monitor ${q(m.label)} (id ${m.id})`;
   const foreignOwner = (m: Monitor): string => q(m.meta[OWNER_META_KEY] ?? '');
 
   // ---- monitor identity -----------------------------------------------------------------------
-  const matches = new Map<DesiredMonitor, MonitorMatch>();
   const takenBy = new Map<string, DesiredMonitor>();
-  for (const dm of desiredByLabel.values()) {
-    const cands = monitorsByLabel.get(dm.label) ?? [];
-    if (cands.length === 0) continue;
+  for (const d of desiredByLabel.values()) {
+    const dm = d.dm;
+    const cands = monitorsByLabel.get(dm.label);
+    if (cands === undefined) continue;
+    if (cands.length === 1 && (classOf(cands[0]!) === 'managed' || classOf(cands[0]!) === 'unmanaged')) {
+      d.match = { live: cands[0]!, renamedFrom: null };
+      takenBy.set(cands[0]!.id, dm);
+      continue;
+    }
     const others = cands.filter((m) => classOf(m) === 'other');
     const foreign = cands.filter((m) => classOf(m) === 'foreign');
     if (others.length > 0) {
@@ -230,14 +404,15 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       );
     } else {
       const m = cands[0]!;
-      matches.set(dm, { live: m, renamedFrom: null });
+      d.match = { live: m, renamedFrom: null };
       takenBy.set(m.id, dm);
     }
   }
   // A monitor found by its label while one of its previous labels also names a monitor that this
   // plan would delete: was it renamed, or is the old one still wanted? Guessing would delete a
   // monitor and its history, so the user decides.
-  for (const [dm, match] of matches) {
+  for (const { dm, match } of desiredByLabel.values()) {
+    if (dm.previous_labels.length === 0 || match === null) continue;
     for (const prev of dm.previous_labels) {
       if (prev === dm.label || desiredByLabel.has(prev)) continue;
       const doomed = (monitorsByLabel.get(prev) ?? []).filter(
@@ -255,8 +430,9 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
 
   // Previous labels only after every exact label has claimed its monitor: exact wins.
   const claimedByPrevious = new Map<string, DesiredMonitor>();
-  for (const dm of desiredByLabel.values()) {
-    if (matches.has(dm) || (monitorsByLabel.get(dm.label)?.length ?? 0) > 0) continue;
+  for (const d of desiredByLabel.values()) {
+    const dm = d.dm;
+    if (dm.previous_labels.length === 0 || d.match !== null || (monitorsByLabel.get(dm.label)?.length ?? 0) > 0) continue;
     for (const prev of dm.previous_labels) {
       if (prev === dm.label) continue;
       const cands = monitorsByLabel.get(prev) ?? [];
@@ -295,7 +471,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         }
         continue; // claimed by its exact label
       }
-      matches.set(dm, { live: m, renamedFrom: prev });
+      d.match = { live: m, renamedFrom: prev };
       takenBy.set(m.id, dm);
       claimedByPrevious.set(m.id, dm);
       break;
@@ -303,71 +479,61 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   }
 
   /**
-   * Resolves a monitor label used by a reference (top-level alert, group member) to the desired
-   * monitor of that label or to a live monitor the plan does not change.
+   * Resolves a monitor label used by a reference (top-level alert, group member) that no declared
+   * monitor has to a live monitor the plan does not change. The context of a problem is made only
+   * when there is one.
    */
-  const resolveMonitor = (label: string, context: string): MonitorRef | null => {
-    const dm = desiredByLabel.get(label);
-    if (dm) return { kind: 'desired', dm, live: matches.get(dm)?.live ?? null };
+  const resolveLiveMonitor = (label: string, context: () => string): Monitor | null => {
     if (matchesAny(ignore, label)) {
-      problem(`${context}: monitor ${q(label)} matches settings.ignore`);
+      problem(`${context()}: monitor ${q(label)} matches settings.ignore`);
       return null;
     }
     const cands = monitorsByLabel.get(label) ?? [];
     if (cands.length === 0) {
-      problem(`${context}: no monitor ${q(label)} in the configuration or the account`);
+      problem(`${context()}: no monitor ${q(label)} in the configuration or the account`);
       return null;
     }
     if (cands.length > 1) {
-      problem(`${context}: the account has ${cands.length} monitors labelled ${q(label)} (ids ${ids(cands)}); rename or delete all but one in the service`);
+      problem(`${context()}: the account has ${cands.length} monitors labelled ${q(label)} (ids ${ids(cands)}); rename or delete all but one in the service`);
       return null;
     }
     const m = cands[0]!;
     const renamer = takenBy.get(m.id);
     if (renamer) {
-      problem(`${context}: ${describe(m)} is renamed to ${q(renamer.label)} by this configuration; refer to it by its new label`);
+      problem(`${context()}: ${describe(m)} is renamed to ${q(renamer.label)} by this configuration; refer to it by its new label`);
       return null;
     }
     if (classOf(m) === 'managed') {
       problem(
-        `${context}: ${describe(m)} is marked ${OWNER_META_KEY}: ${q(owner)} but not declared, so this plan would delete it; declare it or drop the reference`,
+        `${context()}: ${describe(m)} is marked ${OWNER_META_KEY}: ${q(owner)} but not declared, so this plan would delete it; declare it or drop the reference`,
       );
       return null;
     }
-    return { kind: 'live', live: m };
+    return m;
   };
 
   // ---- alert homes (needed before deletes: a referenced unmanaged monitor is never pruned) -----
-  const homes = new Map<string, AlertHome>();
-  for (const dm of desiredByLabel.values()) {
-    const match = matches.get(dm);
-    homes.set(`d:${dm.label}`, {
-      label: dm.label,
-      live: match?.live ?? null,
-      createRef: match ? null : `monitor:${dm.label}`,
-      owned: true,
-      desired: [...dm.alerts],
-    });
-  }
+  // Top-level alerts: on declared monitors they join the declared ones; live monitors that get
+  // some are planned after all declared monitors, in order of first reference.
+  const liveHomes = new Map<string, { live: Monitor; desired: DesiredAlert[] }>();
   const referenced = new Set<string>();
   for (const da of desired.alerts) {
-    const context = `alert ${q(`${da.monitor} / ${da.subject_init}`)}${at(da.source)}`;
-    const r = resolveMonitor(da.monitor, context);
-    if (!r) continue;
-    if (r.kind === 'desired') {
-      homes.get(`d:${r.dm.label}`)!.desired.push(da);
+    const context = (): string => `alert ${q(`${da.monitor} / ${da.subject_init}`)}${at(da.source)}`;
+    const d = desiredByLabel.get(da.monitor);
+    if (d) {
+      (d.extraAlerts ??= []).push(da);
       continue;
     }
-    const m = r.live;
+    const m = resolveLiveMonitor(da.monitor, context);
+    if (!m) continue;
     if (classOf(m) === 'foreign') {
-      problem(`${context}: ${describe(m)} is managed by ${foreignOwner(m)}, whose configuration owns its alerts`);
+      problem(`${context()}: ${describe(m)} is managed by ${foreignOwner(m)}, whose configuration owns its alerts`);
       continue;
     }
     referenced.add(m.id);
-    const key = `l:${m.id}`;
-    const home = homes.get(key);
+    const home = liveHomes.get(m.id);
     if (home) home.desired.push(da);
-    else homes.set(key, { label: m.label, live: m, createRef: null, owned: false, desired: [da] });
+    else liveHomes.set(m.id, { live: m, desired: [da] });
   }
 
   // ---- group identity and membership ---------------------------------------------------------
@@ -421,15 +587,17 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   const desiredMembers = new Map<DesiredGroup, Member[]>();
   for (const dg of desiredGroups.values()) {
     const members: Member[] = [];
-    for (const label of uniq(dg.monitors)) {
-      const r = resolveMonitor(label, `group ${q(dg.name)}${at(dg.source)}`);
-      if (!r) continue;
-      if (r.kind === 'desired') {
-        members.push({ id: r.live ? r.live.id : { $ref: `monitor:${r.dm.label}` }, label: r.dm.label });
-      } else {
-        referenced.add(r.live.id);
-        members.push({ id: r.live.id, label: r.live.label });
+    const context = (): string => `group ${q(dg.name)}${at(dg.source)}`;
+    for (const label of distinct(dg.monitors)) {
+      const d = desiredByLabel.get(label);
+      if (d) {
+        members.push({ id: d.match ? d.match.live.id : { $ref: `monitor:${d.dm.label}` }, label: d.dm.label });
+        continue;
       }
+      const m = resolveLiveMonitor(label, context);
+      if (!m) continue;
+      referenced.add(m.id);
+      members.push({ id: m.id, label: m.label });
     }
     desiredMembers.set(dg, members);
   }
@@ -444,9 +612,11 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     other_type_monitors: 0,
     ignored: ignoredCount,
   };
-  for (const dm of desiredByLabel.values()) {
+  for (const { dm, match } of desiredByLabel.values()) {
+    // Most declared monitors match their live one exactly: find that out without building the
+    // before and after values.
+    if (match && monitorUnchanged(match.live, dm, owner)) continue;
     const after = desiredMonitorFields(dm, owner);
-    const match = matches.get(dm);
     if (!match) {
       const given: string[] = ['label', 'ip_address', 'test_account', 'timer', 'time_zone'];
       const body: Fields = {
@@ -508,7 +678,8 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
 
   const deletedMonitors = new Set<string>();
   const monitorDeletes: Change[] = [];
-  for (const m of [...live.monitors].sort(byId)) {
+  const doomed: Monitor[] = [];
+  for (const m of live.monitors) {
     const c = classOf(m);
     if (c === 'other') {
       unmanaged.other_type_monitors++;
@@ -522,6 +693,12 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       continue;
     }
     deletedMonitors.add(m.id);
+    doomed.push(m);
+  }
+  // Deletes in id order; sorting only them gives the order sorting the whole account would.
+  if (!inIdOrder(doomed)) doomed.sort(byId);
+  for (const m of doomed) {
+    const c = classOf(m);
     const cascade = uniq([...(alertsByMonitor.get(m.id) ?? []).map((a) => a.id), ...m.alerts]).length;
     const change: Change = {
       ref: `monitor:${m.label}`,
@@ -543,17 +720,27 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   // ---- alerts ---------------------------------------------------------------------------------
   const warnedUnsubscribed = new Set<string>();
   const destLabel = (id: string): string => destById.get(id)?.label ?? id;
-  const resolveDestinations = (da: DesiredAlert, context: string): string[] => {
+  /** Ids of the declared destinations; problems and warnings in the order alerts are planned. */
+  const resolveDestinations = (da: DesiredAlert, monitorLabel: string): string[] => {
+    const labels = da.alert_destinations;
+    // Short lists (all real ones) skip repeats by position rather than through a Set.
+    const list = labels.length > 16 ? uniq(labels) : labels;
     const out: string[] = [];
-    for (const label of uniq(da.alert_destinations)) {
+    for (let i = 0; i < list.length; i++) {
+      const label = list[i]!;
+      if (list === labels && labels.indexOf(label) !== i) continue;
       const cands: Destination[] = destsByLabel.get(label) ?? [];
       if (cands.length === 0) {
         const known = [...destsByLabel.keys()].sort().map(q).join(', ');
-        problem(`${context}: unknown alert destination ${q(label)}${known ? `; the account has ${known}` : '; the account has none'}`);
+        problem(
+          `${alertContext(monitorLabel, da)}: unknown alert destination ${q(label)}${known ? `; the account has ${known}` : '; the account has none'}`,
+        );
         continue;
       }
       if (cands.length > 1) {
-        problem(`${context}: alert destination label ${q(label)} is ambiguous (ids ${ids(cands)}); rename all but one in the service`);
+        problem(
+          `${alertContext(monitorLabel, da)}: alert destination label ${q(label)} is ambiguous (ids ${ids(cands)}); rename all but one in the service`,
+        );
         continue;
       }
       const d = cands[0]!;
@@ -575,52 +762,53 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     down_only: a.down_only,
     repeat: a.repeat,
   });
+  const desiredAlertFields = (da: DesiredAlert, destIds: readonly string[]): Fields => ({
+    subject_init: da.subject_init,
+    subject_term: da.subject_term,
+    timeout: da.timeout,
+    alert_destinations: uniq(destIds.map(destLabel)).sort(),
+    message_init: da.message_init ?? '',
+    message_term: da.message_term ?? '',
+    down_only: da.down_only ?? false,
+    repeat: da.repeat ?? false,
+  });
+  const alertBody = (da: DesiredAlert, destIds: string[], after: Fields, monitorId: IdOrRef): Fields => ({
+    type: 'up-down',
+    monitor: monitorId,
+    subject_init: da.subject_init,
+    subject_term: da.subject_term,
+    timeout: da.timeout,
+    alert_destinations: destIds,
+    // The service misbehaves unless both messages are sent (service notes): always send them.
+    message_init: after.message_init,
+    message_term: after.message_term,
+    down_only: after.down_only,
+    repeat: after.repeat,
+  });
 
-  for (const home of homes.values()) {
-    const seen = new Set<string>();
-    const declared: DesiredAlert[] = [];
-    for (const da of home.desired) {
-      if (seen.has(da.subject_init)) {
-        problem(`alert ${q(`${home.label} / ${da.subject_init}`)}${at(da.source)} is declared more than once`);
-        continue;
+  const planAlerts = (home: AlertHome): void => {
+    let declared = home.desired;
+    if (hasRepeatedSubject(declared)) {
+      const seen = new Set<string>();
+      const kept: DesiredAlert[] = [];
+      for (const da of declared) {
+        if (seen.has(da.subject_init)) {
+          problem(`alert ${q(`${home.label} / ${da.subject_init}`)}${at(da.source)} is declared more than once`);
+          continue;
+        }
+        seen.add(da.subject_init);
+        kept.push(da);
       }
-      seen.add(da.subject_init);
-      declared.push(da);
+      declared = kept;
     }
-    const liveAlerts = home.live ? (alertsByMonitor.get(home.live.id) ?? []) : [];
-    const { pairs, unmatchedDesired, unmatchedLive } = pairAlerts(declared, liveAlerts, home.owned);
+    const liveAlerts = home.live ? (alertsByMonitor.get(home.live.id) ?? NO_ALERTS) : NO_ALERTS;
+    const { partner, unmatchedLive } = pairAlerts(declared, liveAlerts, home.owned);
     const monitorId: IdOrRef = home.live ? home.live.id : { $ref: home.createRef! };
 
-    const plannedAlert = (da: DesiredAlert) => {
-      const key = `${home.label} / ${da.subject_init}`;
-      const destIds = resolveDestinations(da, `alert ${q(key)}${at(da.source)}`);
-      const after: Fields = {
-        subject_init: da.subject_init,
-        subject_term: da.subject_term,
-        timeout: da.timeout,
-        alert_destinations: uniq(destIds.map(destLabel)).sort(),
-        message_init: da.message_init ?? '',
-        message_term: da.message_term ?? '',
-        down_only: da.down_only ?? false,
-        repeat: da.repeat ?? false,
-      };
-      const body: Fields = {
-        type: 'up-down',
-        monitor: monitorId,
-        subject_init: da.subject_init,
-        subject_term: da.subject_term,
-        timeout: da.timeout,
-        alert_destinations: destIds,
-        // The service misbehaves unless both messages are sent (service notes): always send them.
-        message_init: after.message_init,
-        message_term: after.message_term,
-        down_only: after.down_only,
-        repeat: after.repeat,
-      };
-      return { key, destIds, after, body };
-    };
-
-    for (const [da, a] of pairs) {
+    for (let i = 0; i < declared.length; i++) {
+      const a = partner[i];
+      if (a === undefined) continue;
+      const da = declared[i]!;
       if (a.type !== 'up-down' && a.type !== '') {
         // The update's body says `type: "up-down"`: it would convert the alert, which no field of the plan shows.
         // ('' is a list entry without a type: nothing says it is another type.)
@@ -631,32 +819,35 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         );
         continue;
       }
-      const { key, destIds, after, body } = plannedAlert(da);
+      const destIds = resolveDestinations(da, home.label);
+      if (alertUnchanged(a, da, destIds)) continue;
+      const after = desiredAlertFields(da, destIds);
       const before = liveAlertFields(a);
       const changed = ALERT_FIELDS.filter((f) =>
-        f === 'alert_destinations'
-          ? !sameValue(uniq(a.alert_destinations).sort(), uniq(destIds).sort())
-          : !sameValue(before[f], after[f]),
+        f === 'alert_destinations' ? !sameSet(a.alert_destinations, destIds) : !sameValue(before[f], after[f]),
       );
       if (changed.length === 0) continue;
       changes.push({
         ref: `alert:${home.label}/${da.subject_init}`,
         action: 'update',
         kind: 'alert',
-        key,
+        key: `${home.label} / ${da.subject_init}`,
         monitor: home.label,
         id: a.id,
         before,
         after,
         changed,
         depends_on: [],
-        call: { method: 'PUT', path: idPath('Alert', a.id), body },
+        call: { method: 'PUT', path: idPath('Alert', a.id), body: alertBody(da, destIds, after, monitorId) },
         ...(a.subject_init !== da.subject_init ? { note: { subject_changed_from: a.subject_init } } : {}),
         source: da.source,
       });
     }
-    for (const da of unmatchedDesired) {
-      const { key, after, body } = plannedAlert(da);
+    for (let i = 0; i < declared.length; i++) {
+      if (partner[i] !== undefined) continue;
+      const da = declared[i]!;
+      const destIds = resolveDestinations(da, home.label);
+      const after = desiredAlertFields(da, destIds);
       const given: string[] = ['subject_init', 'subject_term', 'timeout', 'alert_destinations'];
       for (const f of ['message_init', 'message_term', 'down_only', 'repeat'] as const) {
         if (da[f] !== undefined) given.push(f);
@@ -665,14 +856,14 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         ref: `alert:${home.label}/${da.subject_init}`,
         action: 'create',
         kind: 'alert',
-        key,
+        key: `${home.label} / ${da.subject_init}`,
         monitor: home.label,
         id: null,
         before: null,
         after,
         changed: ALERT_FIELDS.filter((f) => given.includes(f)),
         depends_on: [],
-        call: { method: 'POST', path: '/v1/Config/Alert/', body },
+        call: { method: 'POST', path: '/v1/Config/Alert/', body: alertBody(da, destIds, after, monitorId) },
         source: da.source,
       });
     }
@@ -696,21 +887,68 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         call: { method: 'DELETE', path: idPath('Alert', a.id) },
       });
     }
+  };
+  for (const { dm, match, extraAlerts: extra } of desiredByLabel.values()) {
+    const m = match?.live ?? null;
+    planAlerts({
+      label: dm.label,
+      live: m,
+      createRef: m ? null : `monitor:${dm.label}`,
+      owned: true,
+      desired: extra ? [...dm.alerts, ...extra] : dm.alerts,
+    });
+  }
+  for (const h of liveHomes.values()) {
+    planAlerts({ label: h.live.label, live: h.live, createRef: null, owned: false, desired: h.desired });
   }
   // Undeclared alerts on monitors left alone.
   for (const m of live.monitors) {
-    if (takenBy.has(m.id) || deletedMonitors.has(m.id) || homes.has(`l:${m.id}`)) continue;
+    if (takenBy.has(m.id) || (deletedMonitors.size > 0 && deletedMonitors.has(m.id)) || (liveHomes.size > 0 && liveHomes.has(m.id))) continue;
     unmanaged.alerts += alertsByMonitor.get(m.id)?.length ?? 0;
   }
 
   // ---- groups ----------------------------------------------------------------------------------
-  const memberLabel = (member: { id: string; label: string | null }): string =>
-    monitorById.get(member.id)?.label ?? member.label ?? member.id;
+  // Needed only for groups that change.
+  let monitorById: Map<string, Monitor> | null = null;
+  const memberLabel = (member: { id: string; label: string | null }): string => {
+    if (monitorById === null) monitorById = new Map(live.monitors.map((m) => [m.id, m]));
+    return monitorById.get(member.id)?.label ?? member.label ?? member.id;
+  };
   const removalsByMonitor = new Map<string, string[]>();
+  // Which group last listed an id, live and desired: one pair of maps for all groups instead of
+  // two sets per group, for the common answer "no change".
+  const liveMark = new Map<string, number>();
+  const desiredMark = new Map<string, number>();
+  let groupNo = 0;
+  const ignoring = ignoredMonitorIds.size > 0;
   for (const dg of desiredGroups.values()) {
     const members = desiredMembers.get(dg) ?? [];
-    const after: Fields = { name: dg.name, monitors: members.map((m) => m.label).sort() };
     const match = groupMatches.get(dg);
+    if (match && match.live.name === dg.name && !ignoring && samePositions(match.live.members, members)) continue;
+    if (match && match.live.name === dg.name) {
+      groupNo++;
+      for (const mem of match.live.members) {
+        if (!ignoring || !ignoredMonitorIds.has(mem.id)) liveMark.set(mem.id, groupNo);
+      }
+      let same = true;
+      for (const m of members) {
+        if (typeof m.id !== 'string' || liveMark.get(m.id) !== groupNo) {
+          same = false;
+          break;
+        }
+        desiredMark.set(m.id, groupNo);
+      }
+      if (same) {
+        for (const mem of match.live.members) {
+          if ((!ignoring || !ignoredMonitorIds.has(mem.id)) && desiredMark.get(mem.id) !== groupNo) {
+            same = false;
+            break;
+          }
+        }
+      }
+      if (same) continue;
+    }
+    const after: Fields = { name: dg.name, monitors: members.map((m) => m.label).sort() };
     if (!match) {
       const body: Fields = { name: dg.name };
       if (members.length > 0) body.monitors = members.map((m) => m.id);
@@ -773,12 +1011,11 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       source: dg.source,
     });
   }
-  for (const g of [...live.groups].sort(byId)) {
-    if (groupTaken.has(g.id)) continue;
-    if (!prune) {
-      unmanaged.groups++;
-      continue;
-    }
+  const undeclaredGroups = live.groups.filter((g) => !groupTaken.has(g.id));
+  if (!prune) unmanaged.groups += undeclaredGroups.length;
+  const prunedGroups = prune ? undeclaredGroups : [];
+  if (!inIdOrder(prunedGroups)) prunedGroups.sort(byId);
+  for (const g of prunedGroups) {
     const liveMembers = g.members.filter((mem) => !ignoredMonitorIds.has(mem.id));
     changes.push({
       ref: `group:${g.name}`,
@@ -844,58 +1081,74 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   };
 }
 
+export interface AlertPairing {
+  /** Per desired alert, at the same index: the live alert it updates, or undefined (a create). */
+  partner: readonly (Alert | undefined)[];
+  /** Live alerts no desired alert took, in live order. */
+  unmatchedLive: readonly Alert[];
+}
+
 /**
  * Pairs desired and live alerts of one monitor: exact subject_init, then previous_subjects; then,
  * only where this plan owns the monitor's alerts (fuzzy), a lone leftover pair, else leftovers
  * with a subject_term that is unique on both sides. On monitors we do not own, a leftover live alert
  * is somebody else's and must not be rewritten into ours.
  */
-export function pairAlerts(
-  desired: readonly DesiredAlert[],
-  live: readonly Alert[],
-  fuzzy: boolean,
-): { pairs: [DesiredAlert, Alert][]; unmatchedDesired: DesiredAlert[]; unmatchedLive: Alert[] } {
-  const used = new Set<Alert>();
-  const paired = new Map<DesiredAlert, Alert>();
-  const take = (d: DesiredAlert, a: Alert): void => {
-    used.add(a);
-    paired.set(d, a);
-  };
-  for (const d of desired) {
-    const a = live.find((x) => !used.has(x) && x.subject_init === d.subject_init);
-    if (a) take(d, a);
+export function pairAlerts(desired: readonly DesiredAlert[], live: readonly Alert[], fuzzy: boolean): AlertPairing {
+  // The usual case, once per monitor: the same subjects in the same order. Each desired alert then
+  // takes the live alert at its own index (the first unused one with its subject), and nothing is
+  // left for the later passes.
+  if (desired.length === live.length) {
+    let aligned = true;
+    for (let i = 0; i < desired.length; i++) {
+      if (desired[i]!.subject_init !== live[i]!.subject_init) {
+        aligned = false;
+        break;
+      }
+    }
+    if (aligned) return { partner: live, unmatchedLive: NO_ALERTS };
   }
-  for (const d of desired) {
-    if (paired.has(d)) continue;
-    for (const prev of d.previous_subjects ?? []) {
-      const a = live.find((x) => !used.has(x) && x.subject_init === prev);
-      if (a) {
-        take(d, a);
+  const partner = new Array<Alert | undefined>(desired.length).fill(undefined);
+  const used = new Array<boolean>(live.length).fill(false);
+  const firstUnused = (subject: string): number => {
+    for (let j = 0; j < live.length; j++) if (!used[j] && live[j]!.subject_init === subject) return j;
+    return -1;
+  };
+  const take = (i: number, j: number): void => {
+    used[j] = true;
+    partner[i] = live[j];
+  };
+  for (let i = 0; i < desired.length; i++) {
+    const j = firstUnused(desired[i]!.subject_init);
+    if (j >= 0) take(i, j);
+  }
+  for (let i = 0; i < desired.length; i++) {
+    if (partner[i] !== undefined) continue;
+    for (const prev of desired[i]!.previous_subjects ?? []) {
+      const j = firstUnused(prev);
+      if (j >= 0) {
+        take(i, j);
         break;
       }
     }
   }
   if (fuzzy) {
-    const dl = desired.filter((d) => !paired.has(d));
-    const ll = live.filter((a) => !used.has(a));
+    const dl: number[] = [];
+    const ll: number[] = [];
+    for (let i = 0; i < desired.length; i++) if (partner[i] === undefined) dl.push(i);
+    for (let j = 0; j < live.length; j++) if (!used[j]) ll.push(j);
     if (dl.length === 1 && ll.length === 1) {
       take(dl[0]!, ll[0]!);
     } else {
-      for (const d of dl) {
-        const ds = dl.filter((x) => x.subject_term === d.subject_term);
-        const ls = ll.filter((a) => a.subject_term === d.subject_term);
-        if (ds.length === 1 && ls.length === 1 && !used.has(ls[0]!)) take(d, ls[0]!);
+      for (const i of dl) {
+        const term = desired[i]!.subject_term;
+        const ds = dl.filter((x) => desired[x]!.subject_term === term);
+        const ls = ll.filter((j) => live[j]!.subject_term === term);
+        if (ds.length === 1 && ls.length === 1 && !used[ls[0]!]) take(i, ls[0]!);
       }
     }
   }
-  return {
-    pairs: desired.flatMap((d) => {
-      const a = paired.get(d);
-      return a ? [[d, a] as [DesiredAlert, Alert]] : [];
-    }),
-    unmatchedDesired: desired.filter((d) => !paired.has(d)),
-    unmatchedLive: live.filter((a) => !used.has(a)),
-  };
+  return { partner, unmatchedLive: live.filter((_, j) => !used[j]) };
 }
 
 /**
