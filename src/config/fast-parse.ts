@@ -34,6 +34,8 @@ const SPECIAL: Record<string, boolean | null> = {
   true: true, True: true, TRUE: true, false: false, False: false, FALSE: false,
   null: null, Null: null, NULL: null, '~': null,
 };
+const SPECIAL_START = new Uint8Array(128);
+for (const word of Object.keys(SPECIAL)) SPECIAL_START[word.charCodeAt(0)] = 1;
 /** Tabs, CRs, control and other non-printable characters are the full path's. */
 const NOT_FAST = /[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
 
@@ -489,7 +491,8 @@ class Scanner {
       return n;
     }
     const raw = text.slice(start, stop);
-    if (stop - start <= 5 && Object.hasOwn(SPECIAL, raw)) return SPECIAL[raw];
+    // The special words start with t, T, f, F, n, N or ~: most short values need no lookup.
+    if (stop - start <= 5 && SPECIAL_START[first] === 1 && Object.hasOwn(SPECIAL, raw)) return SPECIAL[raw];
     return raw;
   }
 

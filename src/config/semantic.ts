@@ -35,6 +35,9 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
 
   // Monitors: labels unique, not ignored, required fields present after defaults, valid time zones.
   const labels = new Map<string, ResolvedMonitor>();
+  /** Labels of more than one monitor, or named by a top-level alert: see subjectOwner. */
+  const sharedLabels = new Set<string>();
+  for (let ai = 0; ai < r.alerts.length; ai++) sharedLabels.add(r.alerts[ai]!.monitor);
   const monitors = r.monitors;
   // Indexed loops: a first run is mostly unoptimised code, where for-of allocates a result per step.
   for (let mi = 0; mi < monitors.length; mi++) {
@@ -42,6 +45,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     const label = m.raw.label;
     const first = labels.get(label);
     if (first) {
+      sharedLabels.add(label);
       const here = labelAt(m);
       error(here, `monitor label ${JSON.stringify(label)} is already defined at ${describeRef(labelAt(first), here.file)}`);
     } else labels.set(label, m);
@@ -118,16 +122,30 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     for (let ai = 0; ai < alerts.length; ai++) allAlerts.push(alerts[ai]!);
   }
   for (let ai = 0; ai < r.alerts.length; ai++) allAlerts.push(r.alerts[ai]!);
+  // The alerts on a label held by one monitor and named by no top-level alert are all that
+  // monitor's: the first with a subject is found among them, in order. Only the alerts on shared
+  // labels go into a map, by label and subject (a key string per alert of a large configuration
+  // cost more than the whole check).
   const subjects = new Map<string, ResolvedAlert>();
   const key = (monitor: string, subject: string) => `${monitor}\u0000${subject}`;
+  /** The first alert, in the order of allAlerts, on `monitor` whose subject_init is `subject`. */
+  const subjectOwner = (monitor: string, subject: string, before?: ResolvedAlert): ResolvedAlert | undefined => {
+    const owner = sharedLabels.has(monitor) ? undefined : labels.get(monitor);
+    if (!owner) return subjects.get(key(monitor, subject));
+    for (let ai = 0; ai < owner.alerts.length; ai++) {
+      const a = owner.alerts[ai]!;
+      if (a === before) return undefined;
+      if (a.raw.subject_init === subject) return a;
+    }
+    return undefined;
+  };
   for (let ai = 0; ai < allAlerts.length; ai++) {
     const a = allAlerts[ai]!;
-    const k = key(a.monitor, a.raw.subject_init);
-    const first = subjects.get(k);
+    const first = subjectOwner(a.monitor, a.raw.subject_init, a);
     if (first) {
       const here = subjectAt(a);
       error(here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
-    } else subjects.set(k, a);
+    } else if (sharedLabels.has(a.monitor) || !labels.has(a.monitor)) subjects.set(key(a.monitor, a.raw.subject_init), a);
     if (a.values.timeout === undefined) {
       error(at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
     }
@@ -144,7 +162,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
         warn(here, `previous subject ${JSON.stringify(prev)} is the alert's current subject_init; remove it`);
         continue;
       }
-      const current = subjects.get(key(a.monitor, prev));
+      const current = subjectOwner(a.monitor, prev);
       if (current) {
         error(here, `previous subject ${JSON.stringify(prev)} is the subject_init of another alert on monitor ${JSON.stringify(a.monitor)} (at ${describeRef(subjectAt(current), here.file)})`);
         continue;
