@@ -40,15 +40,25 @@ function emptinessForMinLengthOne(code) {
  * (500 groups of 20 labels) gave that object a property per name, and V8 a new hidden class per
  * property. A Map also tells a repeated "__proto__" apart, which the object cannot: the acceptor
  * may only refuse more than the full validator, never less (a refused file takes the full path).
- * Any use of the index objects left unrewritten keeps ajv's code as it is.
+ * One Map serves every check, emptied first (one per list of two destinations was most of the
+ * acceptor's allocation): the checks never overlap, as ajv's loop over a list's scalar items calls
+ * nothing. Any use of the index objects left unrewritten keeps ajv's code as it is.
  */
+const SEEN_ITEMS = `
+const seenItemsMap = new Map();
+function seenItems() {
+  seenItemsMap.clear();
+  return seenItemsMap;
+}
+`;
+
 function mapsForUniqueItems(code) {
   const rewritten = code
-    .replace(/const (indices\d+) = \{\};/g, 'const $1 = new Map();')
+    .replace(/const (indices\d+) = \{\};/g, 'const $1 = seenItems();')
     .replace(/typeof (indices\d+)\[(item\d+)\] == "number"/g, '$1.has($2)')
     .replace(/(j\d+) = (indices\d+)\[(item\d+)\];/g, '$1 = $2.get($3);')
     .replace(/(indices\d+)\[(item\d+)\] = (i\d+);/g, '$1.set($2, $3);');
-  return /indices\d+\[/.test(rewritten) || /indices\d+ = \{/.test(rewritten) ? code : rewritten;
+  return /indices\d+\[/.test(rewritten) || /indices\d+ = \{/.test(rewritten) ? code : rewritten + SEEN_ITEMS;
 }
 
 function moduleSource(schemaText, options, rewrite = (code) => code) {
