@@ -165,9 +165,9 @@ function samePositions(live: readonly { id: string }[], desired: readonly { id: 
   return true;
 }
 
-/** uniq(xs), but xs itself when it has no repeats (the usual case), checked without a Set when short. */
+/** uniq(xs), but xs itself when it has no repeats (the usual case); short lists are checked without a Set. */
 function distinct<T>(xs: readonly T[]): readonly T[] {
-  if (xs.length > 32) return new Set(xs).size === xs.length ? xs : uniq(xs);
+  if (xs.length > 8) return new Set(xs).size === xs.length ? xs : uniq(xs);
   for (let i = 1; i < xs.length; i++) if (xs.lastIndexOf(xs[i]!, i - 1) !== -1) return uniq(xs);
   return xs;
 }
@@ -275,7 +275,7 @@ function wireMonitorValue(field: string, value: unknown): unknown {
 
 function classify(m: Monitor, owner: string): MonitorClass {
   if (m.type !== 'smtp') return 'other';
-  if (!Object.prototype.hasOwnProperty.call(m.meta, OWNER_META_KEY)) return 'unmanaged';
+  if (!Object.hasOwn(m.meta, OWNER_META_KEY)) return 'unmanaged';
   return m.meta[OWNER_META_KEY] === owner ? 'managed' : 'foreign';
 }
 
@@ -291,18 +291,6 @@ interface Declared {
   match: MonitorMatch | null;
   /** Top-level alerts on this monitor, planned with its own. */
   extraAlerts: DesiredAlert[] | null;
-}
-
-/** A monitor whose alerts this plan looks at. */
-interface AlertHome {
-  /** The label the monitor has once the plan is applied. */
-  label: string;
-  live: Monitor | null;
-  /** Ref of the monitor's create change, when the plan creates it. */
-  createRef: string | null;
-  /** Undeclared live alerts are deleted (managed and adopted monitors) or left alone. */
-  owned: boolean;
-  desired: readonly DesiredAlert[];
 }
 
 
@@ -377,7 +365,8 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     const dm = d.dm;
     const cands = monitorsByLabel.get(dm.label);
     if (cands === undefined) continue;
-    if (cands.length === 1 && (classOf(cands[0]!) === 'managed' || classOf(cands[0]!) === 'unmanaged')) {
+    const only = cands.length === 1 ? classOf(cands[0]!) : null;
+    if (only === 'managed' || only === 'unmanaged') {
       d.match = { live: cands[0]!, renamedFrom: null };
       takenBy.set(cands[0]!.id, dm);
       continue;
@@ -676,24 +665,26 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     });
   }
 
-  const deletedMonitors = new Set<string>();
   const monitorDeletes: Change[] = [];
   const doomed: Monitor[] = [];
   for (const m of live.monitors) {
     const c = classOf(m);
+    // Monitors of other types are never taken by a declared one.
+    if (c !== 'other' && takenBy.has(m.id)) continue;
+    let remove = false;
     if (c === 'other') {
       unmanaged.other_type_monitors++;
-      continue;
+    } else {
+      remove = c === 'managed' || (c === 'unmanaged' && prune && !referenced.has(m.id));
+      if (remove) {
+        doomed.push(m);
+      } else {
+        unmanaged.monitors++;
+        if (c === 'foreign') unmanaged.foreign_monitors!++;
+      }
     }
-    if (takenBy.has(m.id)) continue;
-    const remove = c === 'managed' || (c === 'unmanaged' && prune && !referenced.has(m.id));
-    if (!remove) {
-      unmanaged.monitors++;
-      if (c === 'foreign') unmanaged.foreign_monitors!++;
-      continue;
-    }
-    deletedMonitors.add(m.id);
-    doomed.push(m);
+    // Undeclared alerts on monitors left alone: neither declared, deleted nor given top-level alerts.
+    if (!remove && !(liveHomes.size > 0 && liveHomes.has(m.id))) unmanaged.alerts += alertsByMonitor.get(m.id)?.length ?? 0;
   }
   // Deletes in id order; sorting only them gives the order sorting the whole account would.
   if (!inIdOrder(doomed)) doomed.sort(byId);
@@ -786,14 +777,25 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     repeat: after.repeat,
   });
 
-  const planAlerts = (home: AlertHome): void => {
-    let declared = home.desired;
+  /**
+   * The alert changes of one monitor: `label` is the one it has once the plan is applied,
+   * `createRef` the ref of its create change when the plan creates it; undeclared live alerts are
+   * deleted where the plan `owned` them (managed and adopted monitors), else left alone.
+   */
+  const planAlerts = (
+    label: string,
+    liveMonitor: Monitor | null,
+    createRef: string | null,
+    owned: boolean,
+    alerts: readonly DesiredAlert[],
+  ): void => {
+    let declared = alerts;
     if (hasRepeatedSubject(declared)) {
       const seen = new Set<string>();
       const kept: DesiredAlert[] = [];
       for (const da of declared) {
         if (seen.has(da.subject_init)) {
-          problem(`alert ${q(`${home.label} / ${da.subject_init}`)}${at(da.source)} is declared more than once`);
+          problem(`alert ${q(`${label} / ${da.subject_init}`)}${at(da.source)} is declared more than once`);
           continue;
         }
         seen.add(da.subject_init);
@@ -801,9 +803,9 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       }
       declared = kept;
     }
-    const liveAlerts = home.live ? (alertsByMonitor.get(home.live.id) ?? NO_ALERTS) : NO_ALERTS;
-    const { partner, unmatchedLive } = pairAlerts(declared, liveAlerts, home.owned);
-    const monitorId: IdOrRef = home.live ? home.live.id : { $ref: home.createRef! };
+    const liveAlerts = liveMonitor ? (alertsByMonitor.get(liveMonitor.id) ?? NO_ALERTS) : NO_ALERTS;
+    const { partner, unmatchedLive } = pairAlerts(declared, liveAlerts, owned);
+    const monitorId: IdOrRef = liveMonitor ? liveMonitor.id : { $ref: createRef! };
 
     for (let i = 0; i < declared.length; i++) {
       const a = partner[i];
@@ -813,13 +815,13 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         // The update's body says `type: "up-down"`: it would convert the alert, which no field of the plan shows.
         // ('' is a list entry without a type: nothing says it is another type.)
         problem(
-          `alert ${q(`${home.label} / ${da.subject_init}`)}${at(da.source)} matches alert ${q(a.subject_init)} (id ${a.id}) of type ${q(
+          `alert ${q(`${label} / ${da.subject_init}`)}${at(da.source)} matches alert ${q(a.subject_init)} (id ${a.id}) of type ${q(
             a.type,
           )}; monsync manages only up-down alerts, so give the declared alert another subject_init`,
         );
         continue;
       }
-      const destIds = resolveDestinations(da, home.label);
+      const destIds = resolveDestinations(da, label);
       if (alertUnchanged(a, da, destIds)) continue;
       const after = desiredAlertFields(da, destIds);
       const before = liveAlertFields(a);
@@ -828,11 +830,11 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       );
       if (changed.length === 0) continue;
       changes.push({
-        ref: `alert:${home.label}/${da.subject_init}`,
+        ref: `alert:${label}/${da.subject_init}`,
         action: 'update',
         kind: 'alert',
-        key: `${home.label} / ${da.subject_init}`,
-        monitor: home.label,
+        key: `${label} / ${da.subject_init}`,
+        monitor: label,
         id: a.id,
         before,
         after,
@@ -846,18 +848,18 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     for (let i = 0; i < declared.length; i++) {
       if (partner[i] !== undefined) continue;
       const da = declared[i]!;
-      const destIds = resolveDestinations(da, home.label);
+      const destIds = resolveDestinations(da, label);
       const after = desiredAlertFields(da, destIds);
       const given: string[] = ['subject_init', 'subject_term', 'timeout', 'alert_destinations'];
       for (const f of ['message_init', 'message_term', 'down_only', 'repeat'] as const) {
         if (da[f] !== undefined) given.push(f);
       }
       changes.push({
-        ref: `alert:${home.label}/${da.subject_init}`,
+        ref: `alert:${label}/${da.subject_init}`,
         action: 'create',
         kind: 'alert',
-        key: `${home.label} / ${da.subject_init}`,
-        monitor: home.label,
+        key: `${label} / ${da.subject_init}`,
+        monitor: label,
         id: null,
         before: null,
         after,
@@ -869,16 +871,16 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     }
     for (const a of unmatchedLive) {
       // Alerts of other types cannot be created through the API: deleting one could never be undone.
-      if (!home.owned || (a.type !== 'up-down' && a.type !== '')) {
+      if (!owned || (a.type !== 'up-down' && a.type !== '')) {
         unmanaged.alerts++;
         continue;
       }
       changes.push({
-        ref: `alert:${home.label}/${a.subject_init}`,
+        ref: `alert:${label}/${a.subject_init}`,
         action: 'delete',
         kind: 'alert',
-        key: `${home.label} / ${a.subject_init}`,
-        monitor: home.label,
+        key: `${label} / ${a.subject_init}`,
+        monitor: label,
         id: a.id,
         before: liveAlertFields(a),
         after: null,
@@ -890,21 +892,10 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   };
   for (const { dm, match, extraAlerts: extra } of desiredByLabel.values()) {
     const m = match?.live ?? null;
-    planAlerts({
-      label: dm.label,
-      live: m,
-      createRef: m ? null : `monitor:${dm.label}`,
-      owned: true,
-      desired: extra ? [...dm.alerts, ...extra] : dm.alerts,
-    });
+    planAlerts(dm.label, m, m ? null : `monitor:${dm.label}`, true, extra ? [...dm.alerts, ...extra] : dm.alerts);
   }
   for (const h of liveHomes.values()) {
-    planAlerts({ label: h.live.label, live: h.live, createRef: null, owned: false, desired: h.desired });
-  }
-  // Undeclared alerts on monitors left alone.
-  for (const m of live.monitors) {
-    if (takenBy.has(m.id) || (deletedMonitors.size > 0 && deletedMonitors.has(m.id)) || (liveHomes.size > 0 && liveHomes.has(m.id))) continue;
-    unmanaged.alerts += alertsByMonitor.get(m.id)?.length ?? 0;
+    planAlerts(h.live.label, h.live, null, false, h.desired);
   }
 
   // ---- groups ----------------------------------------------------------------------------------

@@ -52,31 +52,34 @@ interface Shape {
 // strings (nearly all of them) V8 answers without looking at the characters.
 const wellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
 
-const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A string as canonical text: length-prefixed rather than escaped, so its characters need no pass. */
-function encodeString(s: string): string {
-  if (wellFormed(s)) return s.length + '"' + s;
-  const j = JSON.stringify(s);
-  return j.length + "'" + j;
+/**
+ * Hashes a piece of canonical text, framed by its length. UTF-8 cannot carry lone surrogates (they
+ * become U+FFFD, so two different strings would hash alike): a piece that has one goes in as
+ * UTF-16 instead, marked `w` rather than `u`. One check per piece rather than one per string.
+ */
+function hashText(hash: Hash, text: string): void {
+  if (wellFormed(text)) hash.update('u' + text.length + ':' + text);
+  else hash.update('w' + text.length + ':').update(text, 'utf16le');
 }
 
+const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
- * A field value as unambiguous text. Grammar: `<len>"<chars>` string (`<len>'<json>` for strings
- * with lone surrogates, which UTF-8 could not tell from U+FFFD), `d<number>;`, `t`, `f`, `n` (null),
- * `b<bigint>;`, `u` (nothing JSON could carry), and arrays and objects as canonical JSON, which is
- * self-delimiting and starts with `[` or `{`. Fields holding id lists are written by encodeIds.
+ * A field value as unambiguous text. Grammar: `<len>"<chars>` string, `d<number>;`, `t`, `f`, `n`
+ * (null), `b<bigint>;`, `u` (undefined in an array, or nothing JSON could carry), `[` values `]`,
+ * `{` (key value)* `}` with keys sorted and undefined values left out.
  */
 function encodeValue(v: unknown): string {
   switch (typeof v) {
     case 'string':
-      return encodeString(v);
+      return v.length + '"' + v;
     case 'number':
       return 'd' + v + ';';
     case 'boolean':
       return v ? 't' : 'f';
     case 'object':
-      return v === null ? 'n' : canonicalJson(v);
+      if (v === null) return 'n';
+      return Array.isArray(v) ? encodeArray(v) : encodeObject(v);
     case 'bigint':
       return 'b' + v + ';';
     default:
@@ -84,47 +87,28 @@ function encodeValue(v: unknown): string {
   }
 }
 
-/** A value JSON.stringify writes the same wherever it stands. */
-const isLeaf = (v: unknown): boolean =>
-  typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v));
+function encodeArray(xs: readonly unknown[]): string {
+  let text = '[';
+  for (let i = 0; i < xs.length; i++) text += encodeValue(xs[i]);
+  return text + ']';
+}
 
-/**
- * JSON with object keys sorted at every level: equal data, equal text. Undefined fields are left
- * out, as JSON.stringify leaves them. Arrays of leaves and objects whose keys already come sorted
- * with leaf values (nearly all: id lists, meta) go to JSON.stringify whole, which writes them in
- * native code; the text is the same either way.
- */
-export function canonicalJson(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) {
-    let leaves = true;
-    for (let i = 0; i < value.length; i++) {
-      if (!isLeaf(value[i])) {
-        leaves = false;
-        break;
-      }
-    }
-    if (leaves) return JSON.stringify(value);
-    let text = '[';
-    for (let i = 0; i < value.length; i++) text += (i > 0 ? ',' : '') + canonicalJson(value[i]);
-    return text + ']';
-  }
-  const o = value as Record<string, unknown>;
+/** Keys are sorted only when they do not come sorted already (meta nearly always does). */
+function encodeObject(o: object): string {
   const keys = Object.keys(o);
-  let simple = true;
-  for (let i = 0; i < keys.length; i++) {
-    if ((i > 0 && keys[i - 1]! > keys[i]!) || !(isLeaf(o[keys[i]!]) || o[keys[i]!] === undefined)) {
-      simple = false;
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort(byKey);
       break;
     }
   }
-  if (simple) return JSON.stringify(o);
-  keys.sort(byKey);
   let text = '{';
-  for (const k of keys) {
-    const v = o[k];
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    text += (text.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJson(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = (o as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    text += k.length + '"' + k;
+    text += typeof v === 'string' ? v.length + '"' + v : encodeValue(v);
   }
   return text + '}';
 }
@@ -139,7 +123,7 @@ function encodeIds(v: unknown): string {
   let text = '[';
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
-    if (typeof x !== 'string' || (i > 0 && (v[i - 1] as string) > x) || !wellFormed(x)) {
+    if (typeof x !== 'string' || (i > 0 && (v[i - 1] as string) > x)) {
       text = '[';
       for (const y of [...(v as unknown[])].sort()) text += encodeValue(y);
       return text + ']';
@@ -155,8 +139,7 @@ function encodeIds(v: unknown): string {
  * then `]`. Fields whose value is undefined are left out, as JSON would.
  *
  * Written for the first call in a process, which runs mostly before the JIT has compiled it: one
- * loop, no copies of the records, strings and id lists length-prefixed in place, objects (meta)
- * written by JSON.stringify in native code.
+ * loop, no copies of the records, strings length-prefixed (never escaped) in place.
  */
 function hashRecords(hash: Hash, items: readonly object[], treatments: Treatments): void {
   let text = '[';
@@ -192,7 +175,7 @@ function hashRecords(hash: Hash, items: readonly object[], treatments: Treatment
     for (let i = 0; i < order.length; i++) {
       const v = scratch[order[i]!];
       if (treat[i] !== undefined) text += encodeIds(v);
-      else if (typeof v === 'string' && wellFormed(v)) text += v.length + '"' + v;
+      else if (typeof v === 'string') text += v.length + '"' + v;
       else if (typeof v === 'number') text += 'd' + v + ';';
       else if (v === null) text += 'n';
       else if (v === true) text += 't';
@@ -203,11 +186,11 @@ function hashRecords(hash: Hash, items: readonly object[], treatments: Treatment
     // A layout made from a record with undefined values must not be taken for the next one's.
     if (!complete) shape = null;
     if (text.length >= 65536) {
-      hash.update(text);
+      hashText(hash, text);
       text = '';
     }
   }
-  hash.update(text + ']');
+  hashText(hash, text + ']');
 }
 
 function shapeOf(o: object, treatments: Treatments): Shape {
@@ -270,15 +253,15 @@ export function fingerprintLive(
   const hash = createHash('sha256');
   // Ignored monitors stay out, but not their membership of groups the plan may replace: a declared
   // group's PUT (replace: true) carries the ignored members it saw, so a change there must be seen.
-  hash.update(encodeString('ignored_memberships'));
+  hashText(hash, encodeValue('ignored_memberships'));
   hashRecords(hash, ignoredMemberships(live, l), AS_IS);
-  hash.update(encodeString('monitors'));
+  hashText(hash, encodeValue('monitors'));
   hashRecords(hash, sortedById(l.monitors), MONITOR_TREATMENT);
-  hash.update(encodeString('alerts'));
+  hashText(hash, encodeValue('alerts'));
   hashRecords(hash, sortedById(l.alerts), ALERT_TREATMENT);
-  hash.update(encodeString('groups'));
+  hashText(hash, encodeValue('groups'));
   hashRecords(hash, sortedById(l.groups), GROUP_TREATMENT);
-  hash.update(encodeString('destinations'));
+  hashText(hash, encodeValue('destinations'));
   hashRecords(hash, sortedById(l.destinations), AS_IS);
   return hash.digest('hex');
 }
