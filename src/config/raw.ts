@@ -2,7 +2,7 @@
  * The shape of one configuration file after schema validation (schemas/monsync.schema.json):
  * what the later stages may rely on. Defaults are not merged yet.
  */
-import { ALERT_BODY_FIELDS, MONITOR_SPEC_FIELDS } from '../model/desired.js';
+import { MONITOR_SPEC_FIELDS } from '../model/desired.js';
 import type { Attachment, MessageFormat, UseTls } from '../model/live.js';
 
 export interface RawMonitorFields {
@@ -74,5 +74,3 @@ export interface RawFile {
 
 /** Monitor fields copied into MonitorSpec (`type` is always smtp and is not part of the spec). */
 export const SPEC_FIELDS = MONITOR_SPEC_FIELDS;
-
-export const ALERT_DEFAULT_FIELDS = ALERT_BODY_FIELDS;

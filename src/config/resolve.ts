@@ -2,13 +2,14 @@
  * Stage 5a: one view over all files. Picks the single `settings` and `defaults` (reporting
  * conflicting definitions), merges defaults under every monitor and alert, and remembers where
  * each value was written so later checks can point at it, even when it came from a default.
+ * The merged monitors and alerts are built as the state will hold them, once: the checks read
+ * them, and build.ts puts them together when nothing was wrong.
  */
-import type { SourceRef } from '../model/desired.js';
+import type { DesiredAlert, DesiredMonitor, MonitorSpec, SourceRef } from '../model/desired.js';
 import { DEFAULT_OWNER } from '../model/live.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 import type { PathSegment, Positions } from './locate.js';
 import {
-  ALERT_DEFAULT_FIELDS,
   SPEC_FIELDS,
   type RawAlert,
   type RawAlertFields,
@@ -49,6 +50,11 @@ export function describeRef(at: SourceRef, from: string): string {
   return at.file === from ? `line ${at.line}, column ${at.column}` : `${at.file}:${at.line}:${at.column}`;
 }
 
+/** A list of the state's own (`[...(list ?? [])]` made two). */
+function copyOf<T>(list: readonly T[] | undefined): T[] {
+  return list === undefined ? [] : list.slice();
+}
+
 /** One kind of default (`defaults.monitor` or `defaults.alert`) and where it was written. */
 interface ItemDefaults<T> {
   values: Partial<T> | undefined;
@@ -82,8 +88,8 @@ function fieldOrigin<T extends object>(item: T, itemRef: Ref, defaults: ItemDefa
  */
 
 export class ResolvedAlert {
-  /** The alert's fields with defaults.alert under them. */
-  readonly values: Partial<RawAlertFields>;
+  /** The alert as the state holds it, defaults.alert merged (its timeout missing only with an error). */
+  readonly desired: DesiredAlert;
 
   constructor(
     readonly raw: RawAlert,
@@ -93,9 +99,30 @@ export class ResolvedAlert {
     /** The owning monitor's index in its file's `monitors`; -1 for a top-level alert. */
     private readonly monitorIndex: number,
     private readonly index: number,
-    private readonly defaults: ItemDefaults<RawAlertFields>,
+    defaults: ItemDefaults<RawAlertFields>,
   ) {
-    this.values = mergeFields(raw, defaults, ALERT_DEFAULT_FIELDS);
+    // The fields of ALERT_BODY_FIELDS one by one: the state's order of keys, and no object of
+    // merged values per alert in between.
+    const d = defaults.ref === undefined ? undefined : defaults.values;
+    const message_init = raw.message_init !== undefined ? raw.message_init : d?.message_init;
+    const message_term = raw.message_term !== undefined ? raw.message_term : d?.message_term;
+    const down_only = raw.down_only !== undefined ? raw.down_only : d?.down_only;
+    const repeat = raw.repeat !== undefined ? raw.repeat : d?.repeat;
+    const alert: DesiredAlert = {
+      monitor,
+      subject_init: raw.subject_init,
+      subject_term: raw.subject_term,
+      // checkSemantics reports an alert without a timeout, and then no state is returned.
+      timeout: (raw.timeout !== undefined ? raw.timeout : d?.timeout)!,
+      alert_destinations: copyOf(raw.alert_destinations !== undefined ? raw.alert_destinations : d?.alert_destinations),
+      previous_subjects: copyOf(raw.previous_subjects),
+      source: locate(locator, this.path()),
+    };
+    if (message_init !== undefined) alert.message_init = message_init;
+    if (message_term !== undefined) alert.message_term = message_term;
+    if (down_only !== undefined) alert.down_only = down_only;
+    if (repeat !== undefined) alert.repeat = repeat;
+    this.desired = alert;
   }
 
   get topLevel(): boolean {
@@ -110,27 +137,18 @@ export class ResolvedAlert {
     return this.topLevel ? ['alerts', this.index] : ['monitors', this.monitorIndex, 'alerts', this.index];
   }
 
-  /** Where the alert was written, for the state. */
-  source(): SourceRef {
-    return locate(this.locator, this.path());
-  }
-
   /** Where the monitor label was written: the top-level alert's `monitor`, or the owning monitor's `label`. */
   get monitorRef(): Ref {
     const path = this.topLevel ? ['alerts', this.index, 'monitor'] : ['monitors', this.monitorIndex, 'label'];
     return { locator: this.locator, path };
   }
-
-  origin(field: keyof RawAlertFields & string): Ref | undefined {
-    return fieldOrigin(this.raw, this.ref, this.defaults, field);
-  }
 }
 
 export class ResolvedMonitor {
-  /** The monitor's fields with defaults.monitor under them. */
+  /** The monitor as the state holds it, defaults.monitor merged (required fields missing only with an error). */
+  readonly desired: DesiredMonitor;
+  /** The merged fields: the desired spec, in SPEC_FIELDS order, with the merged meta last. */
   readonly values: Partial<RawMonitorFields>;
-  /** Default meta merged with the monitor's, key by key. */
-  readonly meta: Record<string, string> | undefined;
   readonly alerts: ResolvedAlert[];
 
   constructor(
@@ -140,20 +158,26 @@ export class ResolvedMonitor {
     private readonly defaults: ItemDefaults<RawMonitorFields>,
     alertDefaults: ItemDefaults<RawAlertFields>,
   ) {
-    this.values = mergeFields(raw, defaults, SPEC_FIELDS);
+    const spec = mergeFields(raw, defaults, SPEC_FIELDS);
+    // Default meta merged with the monitor's, key by key.
     const defaultMeta = defaults.values?.meta;
-    this.meta = defaultMeta !== undefined || raw.meta !== undefined ? { ...(defaultMeta ?? {}), ...(raw.meta ?? {}) } : undefined;
+    if (defaultMeta !== undefined || raw.meta !== undefined) spec.meta = { ...(defaultMeta ?? {}), ...(raw.meta ?? {}) };
+    this.values = spec;
     // map, not push: a list grown by push keeps room for 16 or more alerts.
-    this.alerts = (raw.alerts ?? []).map((a, j) => new ResolvedAlert(a, raw.label, locator, index, j, alertDefaults));
+    const alerts = (raw.alerts ?? []).map((a, j) => new ResolvedAlert(a, raw.label, locator, index, j, alertDefaults));
+    this.alerts = alerts;
+    this.desired = {
+      label: raw.label,
+      previous_labels: copyOf(raw.previous_labels),
+      // checkSemantics reports a monitor without one of the four required fields, and then no state is returned.
+      spec: spec as MonitorSpec,
+      alerts: alerts.map((a) => a.desired),
+      source: locate(locator, ['monitors', index]),
+    };
   }
 
   get ref(): Ref {
     return { locator: this.locator, path: ['monitors', this.index] };
-  }
-
-  /** Where the monitor was written, for the state. */
-  source(): SourceRef {
-    return locate(this.locator, ['monitors', this.index]);
   }
 
   origin(field: keyof RawMonitorFields & string): Ref | undefined {

@@ -146,7 +146,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       const here = subjectAt(a);
       error(here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
     } else if (sharedLabels.has(a.monitor) || !labels.has(a.monitor)) subjects.set(key(a.monitor, a.raw.subject_init), a);
-    if (a.values.timeout === undefined) {
+    if (a.desired.timeout === undefined) {
       error(at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
     }
   }
