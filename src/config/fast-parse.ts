@@ -36,7 +36,13 @@ const SPECIAL: Record<string, boolean | null> = {
 };
 const SPECIAL_START = new Uint8Array(128);
 for (const word of Object.keys(SPECIAL)) SPECIAL_START[word.charCodeAt(0)] = 1;
-/** Tabs, CRs, control and other non-printable characters are the full path's. */
+/**
+ * Tabs, CRs, control and other non-printable characters are the full path's, and so is `${`
+ * (interpolation). They are looked for where the scanner takes characters (scalars, comments):
+ * anywhere else, any character but those it expects makes it give up anyway.
+ */
+const isNotFast = (c: number): boolean =>
+  c < 0x20 ? c !== NL : c >= 0x7f && ((c <= 0x9f && c !== 0x85) || c === 0xfeff || c === 0xfffe || c === 0xffff);
 const NOT_FAST = /[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
 
 const NL = 10;
@@ -51,6 +57,7 @@ const DOT = 46;
 const ZERO = 48;
 const NINE = 57;
 const COLON = 58;
+const DOLLAR = 36;
 const LBRACKET = 91;
 const BACKSLASH = 92;
 const RBRACKET = 93;
@@ -70,6 +77,12 @@ NOT_PLAIN_FLOW[DEL] = 1;
 
 /** What a flow list has instead of the mapping a flow mapping fills: never written to. */
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
+
+/** startsWith for the short keys of keyName, without a call into the runtime for each. */
+function sameText(known: string, text: string, at: number): boolean {
+  for (let i = 0; i < known.length; i++) if (known.charCodeAt(i) !== text.charCodeAt(at + i)) return false;
+  return true;
+}
 
 const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
@@ -241,7 +254,12 @@ class Scanner {
       while (at < end && text.charCodeAt(at) === SPACE) at++;
       if (at < end) {
         const c = text.charCodeAt(at);
-        if (c !== HASH) {
+        if (c === HASH) {
+          for (let i = at + 1; i < end; i++) {
+            const d = text.charCodeAt(i);
+            if (d === DOLLAR ? text.charCodeAt(i + 1) === LBRACE : isNotFast(d)) throw GIVE_UP;
+          }
+        } else {
           if (at === start && (c === PERCENT || text.startsWith('---', at) || text.startsWith('...', at))) throw GIVE_UP;
           this.lineStart = start;
           this.at = at;
@@ -314,7 +332,7 @@ class Scanner {
     for (let probe = 0; probe < KEY_PROBES; probe++) {
       const known = this.keyNames[slot];
       if (known === undefined) break;
-      if (this.keyHashes[slot] === this.keyHash && known.length === length && text.startsWith(known, at)) {
+      if (this.keyHashes[slot] === this.keyHash && known.length === length && sameText(known, text, at)) {
         return this.keyAllowed[slot] === 1 ? known : undefined;
       }
       slot = (slot + 1) & (KEY_SLOTS - 1);
@@ -447,11 +465,12 @@ class Scanner {
       }
       if (c === BACKSLASH) break;
       // A line break (or the end of the text) before the closing quote: a multi-line scalar.
-      if (c === NL || i >= text.length) throw GIVE_UP;
+      if (c < 0x20 || i >= text.length) throw GIVE_UP;
+      if (c === DOLLAR ? text.charCodeAt(i + 1) === LBRACE : c >= 0x7f && isNotFast(c)) throw GIVE_UP;
     }
     DOUBLE_QUOTED.lastIndex = pos;
     const m = DOUBLE_QUOTED.exec(text);
-    if (!m) throw GIVE_UP;
+    if (!m || NOT_FAST.test(m[0]) || m[0].includes('${')) throw GIVE_UP;
     this.after = pos + m[0].length;
     return JSON.parse(m[0]) as string;
   }
@@ -464,15 +483,19 @@ class Scanner {
     if (first < 128 && INDICATOR[first] === 1) throw GIVE_UP;
     for (let i = start; i < stop; i++) {
       const c = text.charCodeAt(i);
-      if (flow) {
-        if (c < 128 && NOT_PLAIN_FLOW[c] === 1) throw GIVE_UP;
+      if (c >= 0x7f) {
+        if (isNotFast(c)) throw GIVE_UP;
+      } else if (c === DOLLAR) {
+        if (text.charCodeAt(i + 1) === LBRACE) throw GIVE_UP;
+      } else if (flow) {
+        if (NOT_PLAIN_FLOW[c] === 1) throw GIVE_UP;
       } else if (c === COLON) {
         // `: ` or a final ':' would make it a key.
         if (i + 1 === stop || text.charCodeAt(i + 1) === SPACE) throw GIVE_UP;
       } else if (c === HASH) {
         // ` #` starts a comment.
         if (text.charCodeAt(i - 1) === SPACE) throw GIVE_UP;
-      } else if (c < 0x20 || c === DEL) throw GIVE_UP;
+      } else if (c < 0x20) throw GIVE_UP;
     }
     if (first === PLUS || first === DOT || (first >= ZERO && first <= NINE)) {
       // Only decimal integers the core schema and Number read alike (at most 15 digits: exact).
@@ -558,8 +581,6 @@ class Scanner {
 }
 
 export function fastParse(text: string, file: string): { data: Record<string, unknown>; positions: Positions } | undefined {
-  // Interpolation is the full path's too.
-  if (NOT_FAST.test(text) || text.includes('${')) return undefined;
   const scanner = new Scanner(text);
   let data: Record<string, unknown>;
   try {

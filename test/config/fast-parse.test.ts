@@ -94,6 +94,7 @@ describe('fastParse', () => {
       'version: 1\nx:\n    y:\n         z: ~\n',
       'version: 1\nx: "\\u00e9\\t\\"\\\\"\n',
       'version: 1\nx: hasOwnProperty\ntoString: 1\nvalueOf:\n  - 2\n',
+      'version: 1\nx: a$b {$}\ny: "$ \u0085 \u2028"\nz: [$a, "$"]\n# $ {\u0085\n',
     ]) {
       expect(same(text), text).toBe(true);
     }
@@ -123,6 +124,20 @@ describe('fastParse', () => {
       '%YAML 1.2\nversion: 1\n',
       ' version: 1\n',
       deep(33),
+      // Characters the full path must see, wherever they are: scalars, comments, flow items.
+      'version: 1\nx: a${B}\n',
+      'version: 1\nx: "${B}"\n',
+      'version: 1\nx: [a, "b${C}"]\n',
+      'version: 1\n# ${B}\n',
+      'version: 1\nx: "a\\u0041${B}"\n',
+      'version: 1\nx: a\u0084\n',
+      'version: 1\nx: "a\u009f"\n',
+      'version: 1\nx: {a: b\u007f}\n',
+      'version: 1\n  # \ufeff\n',
+      'version: 1\nx: "a\tb"\n',
+      'version: 1\n# tab\there\n',
+      'version: 1\nx: 1\r\n',
+      '\ufeffversion: 1\n',
     ]) {
       expect(fastParse(text, 'f.yaml'), text).toBeUndefined();
     }
