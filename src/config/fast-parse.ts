@@ -78,7 +78,7 @@ NOT_PLAIN_FLOW[DEL] = 1;
 /** What a flow list has instead of the mapping a flow mapping fills: never written to. */
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
 
-/** startsWith for the short keys of keyName, without a call into the runtime for each. */
+/** startsWith for short keys, without a call into the runtime for each. */
 function sameText(known: string, text: string, at: number): boolean {
   for (let i = 0; i < known.length; i++) if (known.charCodeAt(i) !== text.charCodeAt(at + i)) return false;
   return true;
@@ -161,7 +161,7 @@ class FastPositions implements Positions {
           for (let i = 0; i < ~count; i++) {
             const child = slots[first + i]!;
             const keyAt = nodes[child * NODE_SIZE + N_KEY]!;
-            if (text.charCodeAt(keyAt + name.length) === COLON && text.startsWith(name, keyAt)) {
+            if (text.charCodeAt(keyAt + name.length) === COLON && sameText(name, text, keyAt)) {
               next = child;
               break;
             }
