@@ -141,11 +141,15 @@ function hasRepeatedSubject(xs: readonly DesiredAlert[]): boolean {
 
 /** The fields an update compares, all equal: what liveAlertFields and desiredAlertFields would show. */
 function alertUnchanged(a: Alert, da: DesiredAlert, destIds: readonly string[]): boolean {
+  return alertFieldsUnchanged(a, da) && sameSet(a.alert_destinations, destIds);
+}
+
+/** alertUnchanged but for the destinations. */
+function alertFieldsUnchanged(a: Alert, da: DesiredAlert): boolean {
   return (
     eq(a.subject_init, da.subject_init) &&
     eq(a.subject_term, da.subject_term) &&
     eq(a.timeout, da.timeout) &&
-    sameSet(a.alert_destinations, destIds) &&
     eq(a.message_init, da.message_init ?? '') &&
     eq(a.message_term, da.message_term ?? '') &&
     eq(a.down_only, da.down_only ?? false) &&
@@ -890,9 +894,51 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       });
     }
   };
+  /**
+   * A live alert's destinations are what the declared labels resolve to, and resolving them would
+   * report nothing (no unknown or ambiguous label, no unsubscribed destination not yet warned of).
+   * No side effects, no allocations.
+   */
+  const destinationsQuietlyEqual = (da: DesiredAlert, a: Alert): boolean => {
+    const labels = da.alert_destinations;
+    const liveIds = a.alert_destinations;
+    if (labels.length > 8 || liveIds.length > 8) return false;
+    // Distinct labels resolve to distinct destinations: equal sets once every resolved id is live
+    // and the counts of distinct entries agree.
+    let distinctLabels = 0;
+    for (let i = 0; i < labels.length; i++) {
+      const label = labels[i]!;
+      if (labels.indexOf(label) !== i) continue;
+      distinctLabels++;
+      const cands = destsByLabel.get(label);
+      if (cands === undefined || cands.length !== 1) return false;
+      const d = cands[0]!;
+      if ((!d.subscribed && !warnedUnsubscribed.has(d.id)) || !liveIds.includes(d.id)) return false;
+    }
+    let distinctIds = 0;
+    for (let i = 0; i < liveIds.length; i++) if (liveIds.indexOf(liveIds[i]!) === i) distinctIds++;
+    return distinctIds === distinctLabels;
+  };
+  /**
+   * What planAlerts would find for most monitors, decided without its side effects: the declared
+   * and live alerts have the same subjects in the same order (so they pair by position), all of
+   * type up-down, equal in every field, with nothing to report. Such a monitor plans nothing.
+   */
+  const alertsQuietlyUnchanged = (declared: readonly DesiredAlert[], liveAlerts: readonly Alert[]): boolean => {
+    if (declared.length !== liveAlerts.length || hasRepeatedSubject(declared)) return false;
+    for (let i = 0; i < declared.length; i++) {
+      const da = declared[i]!;
+      const a = liveAlerts[i]!;
+      if (da.subject_init !== a.subject_init || (a.type !== 'up-down' && a.type !== '')) return false;
+      if (!alertFieldsUnchanged(a, da) || !destinationsQuietlyEqual(da, a)) return false;
+    }
+    return true;
+  };
   for (const { dm, match, extraAlerts: extra } of desiredByLabel.values()) {
     const m = match?.live ?? null;
-    planAlerts(dm.label, m, m ? null : `monitor:${dm.label}`, true, extra ? [...dm.alerts, ...extra] : dm.alerts);
+    const alerts = extra ? [...dm.alerts, ...extra] : dm.alerts;
+    if (m !== null && alertsQuietlyUnchanged(alerts, alertsByMonitor.get(m.id) ?? NO_ALERTS)) continue;
+    planAlerts(dm.label, m, m ? null : `monitor:${dm.label}`, true, alerts);
   }
   for (const h of liveHomes.values()) {
     planAlerts(h.live.label, h.live, null, false, h.desired);

@@ -46,6 +46,8 @@ interface Shape {
   treat: (Treatment | undefined)[];
   /** The entering keys, encoded: equal for equal key sets whatever order the object has them in. */
   names: string;
+  /** Made from a record without undefined values: one that other records can be checked against. */
+  complete: boolean;
 }
 
 // The ES2023 lib this repo compiles against does not declare it; Node 20 has it. For one-byte
@@ -138,8 +140,10 @@ function encodeIds(v: unknown): string {
  * its key names where they differ from the previous record's (`<` keys `>`), `(` its values `)`;
  * then `]`. Fields whose value is undefined are left out, as JSON would.
  *
- * Written for the first call in a process, which runs mostly before the JIT has compiled it: one
- * loop, no copies of the records, strings length-prefixed (never escaped) in place.
+ * Written for the first call in a process, which runs mostly before the JIT has compiled it: no
+ * copies of the records, strings length-prefixed (never escaped) in place, and the work per record
+ * in small functions, which V8 optimizes (and, when another kind of record comes, re-optimizes)
+ * far sooner than one large loop.
  */
 function hashRecords(hash: Hash, items: readonly object[], treatments: Treatments): void {
   let text = '[';
@@ -148,49 +152,56 @@ function hashRecords(hash: Hash, items: readonly object[], treatments: Treatment
   let lastNames: string | null = null;
   for (let r = 0; r < items.length; r++) {
     const o = items[r] as Record<string, unknown>;
-    // Records of one list nearly always share one layout: check it key by key while reading the
-    // values, and make a fresh layout only when it differs.
-    let n = 0;
-    let same = shape !== null;
-    let complete = true;
-    const keys = shape === null ? null : shape.keys;
-    for (const k in o) {
-      if (same && keys![n] !== k) same = false;
-      const v = o[k];
-      if (v === undefined) complete = false;
-      scratch[n++] = v;
-    }
-    if (!same || n !== keys!.length || !complete) {
+    // Records of one list nearly always share one layout: make a fresh one only when it differs.
+    if (shape === null || !readAs(o, shape.keys, scratch)) {
       shape = shapeOf(o, treatments);
       for (let i = 0; i < shape.keys.length; i++) scratch[i] = o[shape.keys[i]!];
     }
-    const s = shape!;
-    if (s.names !== lastNames) {
-      text += '<' + s.names + '>';
-      lastNames = s.names;
+    if (shape.names !== lastNames) {
+      text += '<' + shape.names + '>';
+      lastNames = shape.names;
     }
-    text += '(';
-    const order = s.order;
-    const treat = s.treat;
-    for (let i = 0; i < order.length; i++) {
-      const v = scratch[order[i]!];
-      if (treat[i] !== undefined) text += encodeIds(v);
-      else if (typeof v === 'string') text += v.length + '"' + v;
-      else if (typeof v === 'number') text += 'd' + v + ';';
-      else if (v === null) text += 'n';
-      else if (v === true) text += 't';
-      else if (v === false) text += 'f';
-      else text += encodeValue(v);
-    }
-    text += ')';
+    text += encodeRecord(scratch, shape.order, shape.treat);
     // A layout made from a record with undefined values must not be taken for the next one's.
-    if (!complete) shape = null;
+    if (!shape.complete) shape = null;
     if (text.length >= 65536) {
       hashText(hash, text);
       text = '';
     }
   }
   hashText(hash, text + ']');
+}
+
+/**
+ * Reads o's values into scratch when its own keys are exactly `keys`, in that order, all defined.
+ * Kept apart from the loop over records: it is the only code that sees each kind of record's
+ * layout, so a new kind recompiles this small function rather than the whole loop.
+ */
+function readAs(o: Record<string, unknown>, keys: readonly string[], scratch: unknown[]): boolean {
+  let n = 0;
+  for (const k in o) {
+    if (keys[n] !== k) return false;
+    const v = o[k];
+    if (v === undefined) return false;
+    scratch[n++] = v;
+  }
+  return n === keys.length;
+}
+
+/** `(` a record's values in key order `)`. */
+function encodeRecord(scratch: readonly unknown[], order: readonly number[], treat: readonly (Treatment | undefined)[]): string {
+  let text = '(';
+  for (let i = 0; i < order.length; i++) {
+    const v = scratch[order[i]!];
+    if (treat[i] !== undefined) text += encodeIds(v);
+    else if (typeof v === 'string') text += v.length + '"' + v;
+    else if (typeof v === 'number') text += 'd' + v + ';';
+    else if (v === null) text += 'n';
+    else if (v === true) text += 't';
+    else if (v === false) text += 'f';
+    else text += encodeValue(v);
+  }
+  return text + ')';
 }
 
 function shapeOf(o: object, treatments: Treatments): Shape {
@@ -204,7 +215,8 @@ function shapeOf(o: object, treatments: Treatments): Shape {
   entering.sort((a, b) => byKey(keys[a]!, keys[b]!));
   let names = '';
   for (const i of entering) names += keys[i]!.length + '"' + keys[i];
-  return { keys, order: entering, treat: entering.map((i) => treatments[keys[i]!]), names };
+  const complete = keys.every((k) => (o as Record<string, unknown>)[k] !== undefined);
+  return { keys, order: entering, treat: entering.map((i) => treatments[keys[i]!]), names, complete };
 }
 
 const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
