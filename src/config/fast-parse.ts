@@ -117,37 +117,43 @@ class FastPositions implements Positions {
     private readonly slots: Int32Array,
   ) {}
 
+  /*
+   * The state's sources are asked for in document order, each path sharing most of its steps with
+   * the one before: the last path found, the node after each of its steps and the last line are
+   * where the next search starts.
+   */
+  private lastPath: PathSegment[] = [];
+  private lastNodes: number[] = [0];
+  private lastLine = 0;
+
   private pos(offset: number): Position {
     if (offset < 0) return { line: 1, column: 1 };
-    // yaml's LineCounter.linePos, so positions match the Locator's to the column.
+    // yaml's LineCounter.linePos, so positions match the Locator's to the column: the line is the
+    // last one starting at or before the offset (the first starts at 0).
     const starts = this.lineStarts;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (starts[mid]! < offset) low = mid + 1;
-      else high = mid;
-    }
-    let line: number;
-    let column: number;
-    if (starts[low] === offset) {
-      line = low + 1;
-      column = 1;
-    } else if (low === 0) {
-      line = 0;
-      column = offset;
-    } else {
+    let line = this.lastLine;
+    if (!(starts[line]! <= offset && (line + 1 === starts.length || starts[line + 1]! > offset))) {
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (starts[mid]! <= offset) low = mid;
+        else high = mid - 1;
+      }
       line = low;
-      column = offset - starts[low - 1]! + 1;
+      this.lastLine = line;
     }
-    return { line: Math.max(1, line), column: Math.max(1, column) };
+    return { line: line + 1, column: offset - starts[line]! + 1 };
   }
 
   /** The node at `path`, or the bitwise-not of the deepest one reached (as Locator.find's `nearest`). */
   private find(path: readonly PathSegment[]): number {
-    const { nodes, slots, text } = this;
-    let node = 0;
-    for (let p = 0; p < path.length; p++) {
+    const { nodes, slots, text, lastPath, lastNodes } = this;
+    let p = 0;
+    const common = Math.min(path.length, lastPath.length);
+    while (p < common && path[p] === lastPath[p]) p++;
+    let node = lastNodes[p]!;
+    for (; p < path.length; p++) {
       const seg = path[p]!;
       const at = node * NODE_SIZE;
       const count = nodes[at + N_COUNT]!;
@@ -171,9 +177,17 @@ class FastPositions implements Positions {
         const isIndex = typeof seg === 'number' && Number.isSafeInteger(seg) ? seg >= 0 : /^\d+$/.test(String(seg));
         if (isIndex && Number(seg) < count) next = slots[first + Number(seg)]!;
       }
-      if (next < 0) return ~node;
+      if (next < 0) {
+        lastPath.length = p;
+        lastNodes.length = p + 1;
+        return ~node;
+      }
       node = next;
+      lastPath[p] = seg;
+      lastNodes[p + 1] = node;
     }
+    lastPath.length = path.length;
+    lastNodes.length = path.length + 1;
     return node;
   }
 
