@@ -124,6 +124,8 @@ class FastPositions implements Positions {
    */
   private lastPath: PathSegment[] = [];
   private lastNodes: number[] = [0];
+  /** How many steps of lastPath hold (a count, not the arrays' length: setting that is slow). */
+  private lastDepth = 0;
   private lastLine = 0;
 
   private pos(offset: number): Position {
@@ -150,7 +152,7 @@ class FastPositions implements Positions {
   private find(path: readonly PathSegment[]): number {
     const { nodes, slots, text, lastPath, lastNodes } = this;
     let p = 0;
-    const common = Math.min(path.length, lastPath.length);
+    const common = Math.min(path.length, this.lastDepth);
     while (p < common && path[p] === lastPath[p]) p++;
     let node = lastNodes[p]!;
     for (; p < path.length; p++) {
@@ -178,16 +180,14 @@ class FastPositions implements Positions {
         if (isIndex && Number(seg) < count) next = slots[first + Number(seg)]!;
       }
       if (next < 0) {
-        lastPath.length = p;
-        lastNodes.length = p + 1;
+        this.lastDepth = p;
         return ~node;
       }
       node = next;
       lastPath[p] = seg;
       lastNodes[p + 1] = node;
     }
-    lastPath.length = path.length;
-    lastNodes.length = path.length + 1;
+    this.lastDepth = path.length;
     return node;
   }
 
