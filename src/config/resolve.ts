@@ -161,7 +161,9 @@ export class ResolvedMonitor {
     const spec = mergeFields(raw, defaults, SPEC_FIELDS);
     // Default meta merged with the monitor's, key by key.
     const defaultMeta = defaults.values?.meta;
-    if (defaultMeta !== undefined || raw.meta !== undefined) spec.meta = { ...(defaultMeta ?? {}), ...(raw.meta ?? {}) };
+    if (defaultMeta === undefined) {
+      if (raw.meta !== undefined) spec.meta = { ...raw.meta };
+    } else spec.meta = { ...defaultMeta, ...(raw.meta ?? {}) };
     this.values = spec;
     // map, not push: a list grown by push keeps room for 16 or more alerts.
     const alerts = (raw.alerts ?? []).map((a, j) => new ResolvedAlert(a, raw.label, locator, index, j, alertDefaults));
