@@ -99,7 +99,7 @@ function sameValue(a: unknown, b: unknown): boolean {
     const v = x[k];
     if (v === undefined) continue;
     defined++;
-    if (!Object.prototype.hasOwnProperty.call(y, k) || !sameValue(v, y[k])) return false;
+    if (!Object.hasOwn(y, k) || !sameValue(v, y[k])) return false;
   }
   for (const k of Object.keys(y)) if (y[k] !== undefined) defined--;
   return defined === 0;
@@ -244,32 +244,31 @@ const SPEC_DEFAULT: readonly unknown[] = MONITOR_SPEC_FIELDS.map((f) => (DOCUMEN
 
 /** sameValue({...live}, {...DOCUMENTED_MONITOR_DEFAULTS.meta, ...declared, [OWNER_META_KEY]: owner}), without the copies. */
 function metaUnchanged(live: Record<string, string>, declared: Record<string, string> | undefined, owner: string): boolean {
-  const has = Object.prototype.hasOwnProperty;
   const base: Record<string, string> = DOCUMENTED_MONITOR_DEFAULTS.meta;
   // Fields the merged object has with a defined value, each counted once (later sources win).
   // for-in with an own-property check: the keys Object.keys would give, without the array.
   let wanted = 0;
   for (const k in base) {
-    if (!has.call(base, k) || k === OWNER_META_KEY || (declared !== undefined && has.call(declared, k))) continue;
+    if (!Object.hasOwn(base, k) || k === OWNER_META_KEY || (declared !== undefined && Object.hasOwn(declared, k))) continue;
     if (base[k] === undefined) continue;
     wanted++;
     if (!hasSame(live, k, base[k])) return false;
   }
   if (declared !== undefined) {
     for (const k in declared) {
-      if (!has.call(declared, k) || k === OWNER_META_KEY || declared[k] === undefined) continue;
+      if (!Object.hasOwn(declared, k) || k === OWNER_META_KEY || declared[k] === undefined) continue;
       wanted++;
       if (!hasSame(live, k, declared[k])) return false;
     }
   }
   wanted++;
   if (!hasSame(live, OWNER_META_KEY, owner)) return false;
-  for (const k in live) if (has.call(live, k) && live[k] !== undefined) wanted--;
+  for (const k in live) if (Object.hasOwn(live, k) && live[k] !== undefined) wanted--;
   return wanted === 0;
 }
 
 function hasSame(o: Record<string, unknown>, k: string, v: unknown): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k) && (o[k] === v || sameValue(o[k], v));
+  return Object.hasOwn(o, k) && (o[k] === v || sameValue(o[k], v));
 }
 
 /** The value a monitor field takes in a request body: the service clears an attachment with ''. */
@@ -389,16 +388,13 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
           .map((m) => `${describe(m)}, which is managed by ${foreignOwner(m)}`)
           .join('; ')}; this configuration's owner is ${q(owner)}`,
       );
-    } else if (cands.length > 1) {
+    } else {
+      // One candidate that is ours or unmanaged was matched above: these are several.
       problem(
         `monitor ${q(dm.label)}${at(dm.source)}: the account has ${cands.length} monitors with this label (ids ${ids(
           cands,
         )}); rename or delete all but one in the service`,
       );
-    } else {
-      const m = cands[0]!;
-      d.match = { live: m, renamedFrom: null };
-      takenBy.set(m.id, dm);
     }
   }
   // A monitor found by its label while one of its previous labels also names a monitor that this
