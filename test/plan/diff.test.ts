@@ -263,6 +263,22 @@ describe('alerts', () => {
     expect(p.warnings.join()).toMatch(/"ops" \(id d1\) has unsubscribed/);
   });
 
+  it('alerts that match still report their destinations: an unsubscribed one once, an ambiguous label as a problem', () => {
+    const same = (id: string, subject: string) => liveAlert({ id, monitor: '48213', subject_init: subject, alert_destinations: ['d1'] });
+    const declared = want(dAlert('down', { alert_destinations: ['ops-mail'] }), dAlert('slow', { alert_destinations: ['ops-mail'] }));
+    const unsubscribed = plan(declared, base([same('a', 'down'), same('b', 'slow')], { destinations: [dest('d1', 'ops-mail', { subscribed: false })] }));
+    expect(unsubscribed.changes).toEqual([]);
+    expect(unsubscribed.warnings.filter((w) => w.includes('has unsubscribed'))).toEqual([
+      'alert destination "ops-mail" (id d1) has unsubscribed: it receives no alerts',
+    ]);
+    const ambiguous = base([same('a', 'down'), same('b', 'slow')], { destinations: [dest('d1', 'ops-mail'), dest('d2', 'ops-mail')] });
+    expect(problemsOf(() => plan(declared, ambiguous))).toHaveLength(2);
+    // Same subjects, other order, repeated labels: still nothing to do.
+    const reordered = base([same('a', 'slow'), same('b', 'down')]);
+    const repeated = want(dAlert('down', { alert_destinations: ['ops-mail', 'ops-mail'] }), dAlert('slow', { alert_destinations: ['ops-mail'] }));
+    expect(plan(repeated, reordered).changes).toEqual([]);
+  });
+
   it('a subject change through previous_subjects is one update, never delete + create', () => {
     const live = base([
       liveAlert({ id: '1', monitor: '48213', subject_init: 'old subject', subject_term: 'x' }),
