@@ -66,6 +66,11 @@ function hashText(hash: Hash, text: string): void {
 
 const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+// `<len>"`, the prefix of a string in the canonical text; most strings are short, and a table
+// saves converting half a million lengths to text.
+const PREFIXES: readonly string[] = Array.from({ length: 256 }, (_, n) => `${n}"`);
+const lengthPrefix = (n: number): string => (n < 256 ? PREFIXES[n]! : `${n}"`);
+
 /**
  * A field value as unambiguous text. Grammar: `<len>"<chars>` string, `d<number>;`, `t`, `f`, `n`
  * (null), `b<bigint>;`, `u` (undefined in an array, or nothing JSON could carry), `[` values `]`,
@@ -74,7 +79,7 @@ const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 function encodeValue(v: unknown): string {
   switch (typeof v) {
     case 'string':
-      return v.length + '"' + v;
+      return lengthPrefix(v.length) + v;
     case 'number':
       return 'd' + v + ';';
     case 'boolean':
@@ -109,8 +114,8 @@ function encodeObject(o: object): string {
     const k = keys[i]!;
     const v = (o as Record<string, unknown>)[k];
     if (v === undefined) continue;
-    text += k.length + '"' + k;
-    text += typeof v === 'string' ? v.length + '"' + v : encodeValue(v);
+    text += lengthPrefix(k.length) + k;
+    text += typeof v === 'string' ? lengthPrefix(v.length) + v : encodeValue(v);
   }
   return text + '}';
 }
@@ -130,7 +135,7 @@ function encodeIds(v: unknown): string {
       for (const y of [...(v as unknown[])].sort()) text += encodeValue(y);
       return text + ']';
     }
-    text += x.length + '"' + x;
+    text += lengthPrefix(x.length) + x;
   }
   return text + ']';
 }
@@ -194,7 +199,7 @@ function encodeRecord(scratch: readonly unknown[], order: readonly number[], tre
   for (let i = 0; i < order.length; i++) {
     const v = scratch[order[i]!];
     if (treat[i] !== undefined) text += encodeIds(v);
-    else if (typeof v === 'string') text += v.length + '"' + v;
+    else if (typeof v === 'string') text += lengthPrefix(v.length) + v;
     else if (typeof v === 'number') text += 'd' + v + ';';
     else if (v === null) text += 'n';
     else if (v === true) text += 't';
