@@ -115,22 +115,23 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     if (glob) error(at(a.monitorRef), `monitor ${JSON.stringify(a.monitor)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors or their alerts`);
   }
 
-  // Alerts: subject_init identifies an alert on its monitor; timeout must be known.
-  const allAlerts: ResolvedAlert[] = [];
-  for (let mi = 0; mi < monitors.length; mi++) {
-    const alerts = monitors[mi]!.alerts;
-    for (let ai = 0; ai < alerts.length; ai++) allAlerts.push(alerts[ai]!);
-  }
-  for (let ai = 0; ai < r.alerts.length; ai++) allAlerts.push(r.alerts[ai]!);
+  // Alerts: subject_init identifies an alert on its monitor; timeout must be known. Alerts are
+  // taken monitor by monitor, then the top-level ones.
   // The alerts on a label held by one monitor and named by no top-level alert are all that
   // monitor's: the first with a subject is found among them, in order. Only the alerts on shared
   // labels go into a map, by label and subject (a key string per alert of a large configuration
   // cost more than the whole check).
   const subjects = new Map<string, ResolvedAlert>();
   const key = (monitor: string, subject: string) => `${monitor}\u0000${subject}`;
-  /** The first alert, in the order of allAlerts, on `monitor` whose subject_init is `subject`. */
-  const subjectOwner = (monitor: string, subject: string, before?: ResolvedAlert): ResolvedAlert | undefined => {
-    const owner = sharedLabels.has(monitor) ? undefined : labels.get(monitor);
+  /** The monitor holding `label` alone, if one does and no top-level alert names it. */
+  const soleOwner = (label: string): ResolvedMonitor | undefined => (sharedLabels.has(label) ? undefined : labels.get(label));
+  /** The first alert on `monitor` (before `before`) whose subject_init is `subject`; `owner` is soleOwner(monitor). */
+  const subjectOwner = (
+    monitor: string,
+    subject: string,
+    owner: ResolvedMonitor | undefined,
+    before?: ResolvedAlert,
+  ): ResolvedAlert | undefined => {
     if (!owner) return subjects.get(key(monitor, subject));
     for (let ai = 0; ai < owner.alerts.length; ai++) {
       const a = owner.alerts[ai]!;
@@ -139,22 +140,35 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     }
     return undefined;
   };
-  for (let ai = 0; ai < allAlerts.length; ai++) {
-    const a = allAlerts[ai]!;
-    const first = subjectOwner(a.monitor, a.raw.subject_init, a);
+  const checkAlert = (a: ResolvedAlert, owner: ResolvedMonitor | undefined) => {
+    const first = subjectOwner(a.monitor, a.raw.subject_init, owner, a);
     if (first) {
       const here = subjectAt(a);
       error(here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
-    } else if (sharedLabels.has(a.monitor) || !labels.has(a.monitor)) subjects.set(key(a.monitor, a.raw.subject_init), a);
+    } else if (!owner) subjects.set(key(a.monitor, a.raw.subject_init), a);
     if (a.desired.timeout === undefined) {
       error(at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
     }
+  };
+  for (let mi = 0; mi < monitors.length; mi++) {
+    const m = monitors[mi]!;
+    // Not shared: m is the one monitor with its label.
+    const owner = sharedLabels.has(m.raw.label) ? undefined : m;
+    for (let ai = 0; ai < m.alerts.length; ai++) checkAlert(m.alerts[ai]!, owner);
   }
+  // Their labels are shared by construction.
+  for (let ai = 0; ai < r.alerts.length; ai++) checkAlert(r.alerts[ai]!, undefined);
+  // Renamed alerts, in the same order.
+  const renamed: ResolvedAlert[] = [];
+  for (let mi = 0; mi < monitors.length; mi++) {
+    const alerts = monitors[mi]!.alerts;
+    for (let ai = 0; ai < alerts.length; ai++) if (alerts[ai]!.raw.previous_subjects !== undefined) renamed.push(alerts[ai]!);
+  }
+  for (let ai = 0; ai < r.alerts.length; ai++) if (r.alerts[ai]!.raw.previous_subjects !== undefined) renamed.push(r.alerts[ai]!);
   const previousSubjects = new Map<string, { subject: string; at: SourceRef }>();
-  for (let ai = 0; ai < allAlerts.length; ai++) {
-    const a = allAlerts[ai]!;
-    const previous = a.raw.previous_subjects;
-    if (previous === undefined) continue;
+  for (let ai = 0; ai < renamed.length; ai++) {
+    const a = renamed[ai]!;
+    const previous = a.raw.previous_subjects!;
     for (let i = 0; i < previous.length; i++) {
       const prev = previous[i]!;
       const here = at(a.ref, ['previous_subjects', i]);
@@ -162,7 +176,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
         warn(here, `previous subject ${JSON.stringify(prev)} is the alert's current subject_init; remove it`);
         continue;
       }
-      const current = subjectOwner(a.monitor, prev);
+      const current = subjectOwner(a.monitor, prev, soleOwner(a.monitor));
       if (current) {
         error(here, `previous subject ${JSON.stringify(prev)} is the subject_init of another alert on monitor ${JSON.stringify(a.monitor)} (at ${describeRef(subjectAt(current), here.file)})`);
         continue;
