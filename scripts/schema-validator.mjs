@@ -32,7 +32,10 @@ function readSchema() {
 function emptinessForMinLengthOne(code) {
   const helper = /const (func\d+) = require\("ajv\/dist\/runtime\/ucs2length"\)\.default;/.exec(code)?.[1];
   if (!helper) return code;
-  return code.replace(new RegExp(`\\b${helper}\\((\\w+)\\) < 1\\b`, 'g'), '$1.length < 1');
+  const rewritten = code.replace(new RegExp(`\\b${helper}\\((\\w+)\\) < 1\\b`, 'g'), '$1.length < 1');
+  // Nothing left to count: the helper's module need not be loaded at all.
+  if (rewritten.includes(`${helper}(`)) return rewritten;
+  return rewritten.replace(`const ${helper} = require("ajv/dist/runtime/ucs2length").default;`, '');
 }
 
 /**
