@@ -134,6 +134,8 @@ class FastPositions implements Positions {
     // last one starting at or before the offset (the first starts at 0).
     const starts = this.lineStarts;
     let line = this.lastLine;
+    // The next source is usually a few lines further down.
+    for (let ahead = 0; ahead < 16 && line + 1 < starts.length && starts[line + 1]! <= offset; ahead++) line++;
     if (!(starts[line]! <= offset && (line + 1 === starts.length || starts[line + 1]! > offset))) {
       let low = 0;
       let high = starts.length - 1;
@@ -143,8 +145,8 @@ class FastPositions implements Positions {
         else high = mid - 1;
       }
       line = low;
-      this.lastLine = line;
     }
+    this.lastLine = line;
     return { line: line + 1, column: offset - starts[line]! + 1 };
   }
 
