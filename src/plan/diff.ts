@@ -296,7 +296,6 @@ interface Declared {
   extraAlerts: DesiredAlert[] | null;
 }
 
-
 export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOptions): Plan {
   const owner = desired.settings.owner;
   const ignore = desired.settings.ignore;
@@ -795,7 +794,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       const kept: DesiredAlert[] = [];
       for (const da of declared) {
         if (seen.has(da.subject_init)) {
-          problem(`alert ${q(`${label} / ${da.subject_init}`)}${at(da.source)} is declared more than once`);
+          problem(`${alertContext(label, da)} is declared more than once`);
           continue;
         }
         seen.add(da.subject_init);
@@ -815,7 +814,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         // The update's body says `type: "up-down"`: it would convert the alert, which no field of the plan shows.
         // ('' is a list entry without a type: nothing says it is another type.)
         problem(
-          `alert ${q(`${label} / ${da.subject_init}`)}${at(da.source)} matches alert ${q(a.subject_init)} (id ${a.id}) of type ${q(
+          `${alertContext(label, da)} matches alert ${q(a.subject_init)} (id ${a.id}) of type ${q(
             a.type,
           )}; monsync manages only up-down alerts, so give the declared alert another subject_init`,
         );
