@@ -36,19 +36,12 @@ const SPECIAL: Record<string, boolean | null> = {
 };
 const SPECIAL_START = new Uint8Array(128);
 for (const word of Object.keys(SPECIAL)) SPECIAL_START[word.charCodeAt(0)] = 1;
-/**
- * Tabs, CRs, control and other non-printable characters are the full path's, and so is `${`
- * (interpolation). They are looked for where the scanner takes characters (scalars, comments):
- * anywhere else, any character but those it expects makes it give up anyway.
- */
-const isNotFast = (c: number): boolean =>
-  c < 0x20 ? c !== NL : c >= 0x7f && ((c <= 0x9f && c !== 0x85) || c === 0xfeff || c === 0xfffe || c === 0xffff);
-const NOT_FAST = /[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
 
 const NL = 10;
 const SPACE = 32;
 const QUOTE = 34;
 const HASH = 35;
+const DOLLAR = 36;
 const PERCENT = 37;
 const PLUS = 43;
 const COMMA = 44;
@@ -57,7 +50,6 @@ const DOT = 46;
 const ZERO = 48;
 const NINE = 57;
 const COLON = 58;
-const DOLLAR = 36;
 const LBRACKET = 91;
 const BACKSLASH = 92;
 const RBRACKET = 93;
@@ -65,6 +57,16 @@ const UNDERSCORE = 95;
 const LBRACE = 123;
 const RBRACE = 125;
 const DEL = 127;
+
+/**
+ * Tabs, CRs, control and other non-printable characters are the full path's, and so is `${`
+ * (interpolation). They are looked for where the scanner takes characters (scalars, comments):
+ * anywhere else, any character but those it expects makes it give up anyway.
+ */
+const isNotFast = (c: number): boolean =>
+  c < 0x20 ? c !== NL : c >= 0x7f && ((c <= 0x9f && c !== 0x85) || c === 0xfeff || c === 0xfffe || c === 0xffff);
+/** The same characters, in the text of an escaped string (read by DOUBLE_QUOTED, not by the scanner). */
+const NOT_FAST = /[\x00-\x09\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
 
 /** Characters that start something other than a plain scalar, or make its reading depend on context. */
 const INDICATOR = new Uint8Array(128);
