@@ -282,6 +282,24 @@ export class MonitoringClient implements MonitoringApi {
     await this.pool.destroy();
   }
 
+  /** Service clock minus local clock, from the last Date header. */
+  private clockOffsetMs = 0;
+
+  serviceClockOffsetMs(): number {
+    // The header has whole seconds and arrives after some network time: two clocks that agree look
+    // up to ~2 s apart, and that must not shift a time shown to the minute.
+    return Math.abs(this.clockOffsetMs) < 2000 ? 0 : this.clockOffsetMs;
+  }
+
+  private noteServiceClock(date: string | string[] | undefined): void {
+    const value = Array.isArray(date) ? date[0] : date;
+    if (!value) return;
+    const t = Date.parse(value);
+    // The header drops the fraction of its second: the service's time was in [t, t + 1 s). Whole
+    // seconds, taken from the middle of that, keep a clock moved by whole seconds exact.
+    if (Number.isFinite(t)) this.clockOffsetMs = Math.round((t + 500 - this.now()) / 1000) * 1000;
+  }
+
   // ---------------------------------------------------------------- transport
 
   private fullPath(spec: CallSpec): string {
@@ -413,6 +431,7 @@ export class MonitoringClient implements MonitoringApi {
       }
 
       const r = res!;
+      this.noteServiceClock(r.headers['date']);
       const parsed = parseJson(r.text);
       const ok = r.status >= 200 && r.status < 300;
 

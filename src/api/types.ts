@@ -175,6 +175,12 @@ export interface MonitoringApi {
    * afterwards. For a run that ends early: its reads must not hold the process open.
    */
   destroy?(): Promise<void>;
+  /**
+   * How far the service's clock is ahead of the local one, in milliseconds, from the Date header of
+   * its last answer; 0 until an answer carried one, and 0 for a difference the header's whole seconds
+   * cannot show. For clock times shown to people (the API gives durations only).
+   */
+  serviceClockOffsetMs?(): number;
 
   // 4.1 version 2
   getToken(): Promise<Token>;

@@ -24,7 +24,7 @@ export async function runPause(opts: PauseOptions, io: OpsIo): Promise<number> {
   try {
     const targets = await resolveTargets(api, opts, 'pause');
     if (targets.kind === 'all') warnGlobal(io, 'pause');
-    await pauseTargets(api, targets, seconds, (o) => io.out(renderPauseOutcome(o, { color: io.color, seconds, nowMs: io.now() })));
+    await pauseTargets(api, targets, seconds, (o) => io.out(renderPauseOutcome(o, { color: io.color, seconds, nowMs: io.now() + api.serviceClockOffsetMs() })));
     return 0;
   } finally {
     await api.close();
@@ -47,8 +47,10 @@ export async function runResume(opts: ResumeOptions, io: OpsIo): Promise<number>
 export async function runPaused(opts: PausedOptions, io: OpsIo): Promise<number> {
   const api = connectV1(opts, io.env);
   try {
-    const rows = await listPaused(api, io.now);
-    io.out(opts.json ? renderPausedJson(rows) : renderPausedText(rows, { color: io.color, nowMs: io.now() }));
+    // Clock times on the service's clock (its Date header): the API gives only the seconds left.
+    const serviceNow = () => io.now() + api.serviceClockOffsetMs();
+    const rows = await listPaused(api, serviceNow);
+    io.out(opts.json ? renderPausedJson(rows) : renderPausedText(rows, { color: io.color, nowMs: serviceNow() }));
     return 0;
   } finally {
     await api.close();

@@ -111,6 +111,9 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 export function createRequestHandler(rt: Runtime): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    // The emulator's own time, as a real server's Date header gives its own: a client showing clock
+    // times (when a pause ends) then agrees with an emulator whose clock was moved.
+    res.setHeader('Date', new Date(rt.clock.nowMs()).toUTCString());
     res.on('error', () => {
       // The client went away; nothing to answer.
     });

@@ -362,3 +362,35 @@ describe('v2 tokens', () => {
     expectNoSecrets(err);
   });
 });
+
+describe("the service's clock", () => {
+  const answerWithDate = (date: string | null) => {
+    handler = (_req, res) => {
+      res.sendDate = false;
+      if (date !== null) res.setHeader('Date', date);
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ monitor_list: [] }));
+    };
+  };
+
+  it('is read from the Date header: a clock three hours ahead is seen to the second', async () => {
+    const local = Date.UTC(2024, 5, 3, 12, 0, 0, 700);
+    answerWithDate(new Date(local + 3 * 3600_000).toUTCString());
+    const c = client({ now: () => local });
+    expect(c.serviceClockOffsetMs()).toBe(0);
+    await c.listMonitors();
+    expect(c.serviceClockOffsetMs()).toBe(3 * 3600_000);
+  });
+
+  it('counts as the local one when they agree to within the header whole seconds, or no date came', async () => {
+    const local = Date.UTC(2024, 5, 3, 12, 0, 0, 900);
+    answerWithDate(new Date(local - 1000).toUTCString());
+    const c = client({ now: () => local });
+    await c.listMonitors();
+    expect(c.serviceClockOffsetMs()).toBe(0);
+    answerWithDate(null);
+    const d = client({ now: () => local });
+    await d.listMonitors();
+    expect(d.serviceClockOffsetMs()).toBe(0);
+  });
+});

@@ -29,12 +29,14 @@ describe('monsync pause / paused / resume', () => {
     expect(p.stdout).toBe('Paused 2 alerts of mx-eu-1 for 30m (until 12:30 UTC).\n');
     expect(await writes()).toEqual([{ call: `POST /v1/Pause/Monitor/${acct.monitors.eu}/`, body: { seconds: 1800 } }]);
 
+    // The emulator's clock moves on and this one (fixed at 12:00) does not: the resume time still
+    // comes out on the service's clock, from its Date header, as 12:30.
     await emu.control.advance(20);
     const l = io();
     expect(await runPaused({}, l)).toBe(0);
     expect(l.stdout.split('\n')).toEqual([
-      'mx-eu-1 / "mx-eu-1 is DOWN" — resumes in 29m 40s (at 12:29 UTC)',
-      'mx-eu-1 / "mx-eu-1 is SLOW" — resumes in 29m 40s (at 12:29 UTC)',
+      'mx-eu-1 / "mx-eu-1 is DOWN" — resumes in 29m 40s (at 12:30 UTC)',
+      'mx-eu-1 / "mx-eu-1 is SLOW" — resumes in 29m 40s (at 12:30 UTC)',
       '',
       '2 alerts paused; `monsync resume --monitor LABEL` or `--all` ends pauses early.',
       '',
@@ -44,8 +46,8 @@ describe('monsync pause / paused / resume', () => {
     await runPaused({ json: true }, j);
     expect(JSON.parse(j.stdout)).toEqual({
       paused: [
-        { alert: acct.alerts.euDown, subject: 'mx-eu-1 is DOWN', monitor: acct.monitors.eu, monitor_label: 'mx-eu-1', seconds: 1780, resumes_at: '2024-06-03T12:29:40Z' },
-        { alert: acct.alerts.euSlow, subject: 'mx-eu-1 is SLOW', monitor: acct.monitors.eu, monitor_label: 'mx-eu-1', seconds: 1780, resumes_at: '2024-06-03T12:29:40Z' },
+        { alert: acct.alerts.euDown, subject: 'mx-eu-1 is DOWN', monitor: acct.monitors.eu, monitor_label: 'mx-eu-1', seconds: 1780, resumes_at: '2024-06-03T12:30:00Z' },
+        { alert: acct.alerts.euSlow, subject: 'mx-eu-1 is SLOW', monitor: acct.monitors.eu, monitor_label: 'mx-eu-1', seconds: 1780, resumes_at: '2024-06-03T12:30:00Z' },
       ],
     });
 
