@@ -16,8 +16,9 @@ export async function runData(label: string, opts: DataOptions, io: OpsIo): Prom
   const api = connectV1(opts, io.env);
   try {
     const monitor = resolveMonitor(label, await api.listMonitors());
-    // `begin` from the local clock; `end` is left to the service, whose default is its own now.
-    const begin = Math.floor(io.now() / 1000) - sinceSeconds;
+    // `begin` on the service's clock (the monitor list's Date header just told it); `end` is left to
+    // the service, whose default is its own now.
+    const begin = Math.floor((io.now() + api.serviceClockOffsetMs()) / 1000) - sinceSeconds;
     const data = await api.getMonitorData(monitor.id, { begin, average });
     io.out(opts.json ? renderDataJson(data) : renderDataText(data, { color: io.color, sinceSeconds, average }));
     return 0;

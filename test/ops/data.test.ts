@@ -118,6 +118,20 @@ describe('monsync data (emulator)', () => {
     expect(daily.stdout).toMatch(/\(daily averages, [1-3] points?\)/);
   });
 
+  it("asks for the window on the service's clock when that clock was moved", async () => {
+    await emu.control.advance(6 * 3600);
+    try {
+      await emu.control.clearRequests();
+      const o = io();
+      expect(await runData('mx-eu-1', { since: '1h', average: 'raw' }, o)).toBe(0);
+      const req = (await emu.control.requests()).find((r) => r.path.startsWith('/v1/Data/'));
+      const { now: emulatorNow } = await emu.control.clock();
+      expect(Math.abs(Number(req?.query.begin) - (emulatorNow - 3600))).toBeLessThanOrEqual(5);
+    } finally {
+      await emu.control.advance(-6 * 3600);
+    }
+  });
+
   it('--json passes the canonical data through', async () => {
     const o = io();
     await runData('mx-eu-1', { since: '24h', average: 'raw', json: true }, o);
