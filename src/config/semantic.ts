@@ -66,37 +66,62 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     }
   }
 
-  // Renames: a previous label must not be a current label, nor claimed by two monitors.
-  const previousLabels = new Map<string, { monitor: string; at: SourceRef }>();
-  for (let mi = 0; mi < monitors.length; mi++) {
-    const m = monitors[mi]!;
-    const previous = m.raw.previous_labels;
-    if (previous === undefined) continue;
-    for (let i = 0; i < previous.length; i++) {
-      const prev = previous[i]!;
-      const here = at(m.ref, ['previous_labels', i]);
-      const glob = ignored(prev);
-      if (glob) {
-        error(here, `previous label ${JSON.stringify(prev)} matches ${ignoreNote(glob)}: monsync does not read ignored monitors, so it cannot rename one`);
-        continue;
+  /**
+   * Renames of monitors (`previous_labels`) or groups (`previous_names`): a previous identity must
+   * not be ignored, nor a current one, nor claimed twice. Returns who claims each previous identity.
+   */
+  const checkRenames = <T extends { ref: Ref }>(
+    items: readonly T[],
+    current: ReadonlyMap<string, T>,
+    what: { noun: 'monitor' | 'group'; field: 'label' | 'name'; list: 'previous_labels' | 'previous_names' },
+    identity: (item: T) => string,
+    previousOf: (item: T) => readonly string[] | undefined,
+    identityAt: (item: T) => SourceRef,
+  ): Map<string, { owner: string; at: SourceRef }> => {
+    const claims = new Map<string, { owner: string; at: SourceRef }>();
+    for (let n = 0; n < items.length; n++) {
+      const item = items[n]!;
+      const previous = previousOf(item);
+      if (previous === undefined) continue;
+      const own = identity(item);
+      for (let i = 0; i < previous.length; i++) {
+        const prev = previous[i]!;
+        const here = at(item.ref, [what.list, i]);
+        const said = `previous ${what.field} ${JSON.stringify(prev)}`;
+        const glob = ignored(prev);
+        if (glob) {
+          error(here, `${said} matches ${ignoreNote(glob)}: monsync does not read ignored ${what.noun}s, so it cannot rename one`);
+          continue;
+        }
+        if (prev === own) {
+          warn(here, `${said} is the ${what.noun}'s current ${what.field}; remove it`);
+          continue;
+        }
+        const holder = current.get(prev);
+        if (holder) {
+          error(here, `${said} is the ${what.field} of another ${what.noun} defined at ${describeRef(identityAt(holder), here.file)}`);
+          continue;
+        }
+        const claimed = claims.get(prev);
+        if (claimed && claimed.owner !== own) {
+          error(here, `${said} is also claimed by ${what.noun} ${JSON.stringify(claimed.owner)} at ${describeRef(claimed.at, here.file)}`);
+          continue;
+        }
+        claims.set(prev, { owner: own, at: here });
       }
-      if (prev === m.raw.label) {
-        warn(here, `previous label ${JSON.stringify(prev)} is the monitor's current label; remove it`);
-        continue;
-      }
-      const current = labels.get(prev);
-      if (current) {
-        error(here, `previous label ${JSON.stringify(prev)} is the label of another monitor defined at ${describeRef(labelAt(current), here.file)}`);
-        continue;
-      }
-      const claimed = previousLabels.get(prev);
-      if (claimed && claimed.monitor !== m.raw.label) {
-        error(here, `previous label ${JSON.stringify(prev)} is also claimed by monitor ${JSON.stringify(claimed.monitor)} at ${describeRef(claimed.at, here.file)}`);
-        continue;
-      }
-      previousLabels.set(prev, { monitor: m.raw.label, at: here });
     }
-  }
+    return claims;
+  };
+
+  const previousLabels = checkRenames(
+    monitors,
+    labels,
+    { noun: 'monitor', field: 'label', list: 'previous_labels' },
+    (m) => m.raw.label,
+    (m) => m.raw.previous_labels,
+    labelAt,
+  );
+
 
   // Top-level alerts are for monitors this configuration does not manage.
   for (const a of r.alerts) {
@@ -108,7 +133,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     }
     const renamed = previousLabels.get(a.monitor);
     if (renamed) {
-      error(at(a.monitorRef), `${JSON.stringify(a.monitor)} is a previous label of monitor ${JSON.stringify(renamed.monitor)}, which this configuration manages: put this alert under its "alerts:"`);
+      error(at(a.monitorRef), `${JSON.stringify(a.monitor)} is a previous label of monitor ${JSON.stringify(renamed.owner)}, which this configuration manages: put this alert under its "alerts:"`);
       continue;
     }
     const glob = ignored(a.monitor);
@@ -206,41 +231,20 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       const member = members[i]!;
       const renamed = previousLabels.size === 0 ? undefined : previousLabels.get(member);
       if (renamed && !labels.has(member)) {
-        error(at(g.ref, ['monitors', i]), `${JSON.stringify(member)} is a previous label of monitor ${JSON.stringify(renamed.monitor)}: list the monitor by its current label`);
+        error(at(g.ref, ['monitors', i]), `${JSON.stringify(member)} is a previous label of monitor ${JSON.stringify(renamed.owner)}: list the monitor by its current label`);
         continue;
       }
       const memberGlob = ignored(member);
       if (memberGlob) error(at(g.ref, ['monitors', i]), `group member ${JSON.stringify(member)} matches ${ignoreNote(memberGlob)}: monsync does not read ignored monitors, so it cannot put them in groups`);
     }
   }
-  const previousNames = new Map<string, { group: string; at: SourceRef }>();
-  for (const g of r.groups) {
-    const previous = g.raw.previous_names;
-    if (previous === undefined) continue;
-    for (let i = 0; i < previous.length; i++) {
-      const prev = previous[i]!;
-      const here = at(g.ref, ['previous_names', i]);
-      const glob = ignored(prev);
-      if (glob) {
-        error(here, `previous name ${JSON.stringify(prev)} matches ${ignoreNote(glob)}: monsync does not read ignored groups, so it cannot rename one`);
-        continue;
-      }
-      if (prev === g.raw.name) {
-        warn(here, `previous name ${JSON.stringify(prev)} is the group's current name; remove it`);
-        continue;
-      }
-      const current = groupNames.get(prev);
-      if (current) {
-        error(here, `previous name ${JSON.stringify(prev)} is the name of another group defined at ${describeRef(nameAt(current), here.file)}`);
-        continue;
-      }
-      const claimed = previousNames.get(prev);
-      if (claimed && claimed.group !== g.raw.name) {
-        error(here, `previous name ${JSON.stringify(prev)} is also claimed by group ${JSON.stringify(claimed.group)} at ${describeRef(claimed.at, here.file)}`);
-        continue;
-      }
-      previousNames.set(prev, { group: g.raw.name, at: here });
-    }
-  }
+  checkRenames(
+    r.groups,
+    groupNames,
+    { noun: 'group', field: 'name', list: 'previous_names' },
+    (g) => g.raw.name,
+    (g) => g.raw.previous_names,
+    nameAt,
+  );
   return out;
 }
