@@ -250,6 +250,9 @@ async function handleApi(
     tokens: rt.tokens,
   };
   try {
+    // Every request sees the simulation caught up to now first, whatever it reads or changes, so
+    // no answer depends on which request happened to come first after the clock moved.
+    rt.store.sync();
     return await runHandler(api, m.route.handler, ctx);
   } catch (err) {
     return internalError(api, path, err);
@@ -285,6 +288,7 @@ async function handleControl(
     defaultSeed: rt.defaultSeed(),
   };
   try {
+    rt.store.sync();
     return await runHandler('control', m.route.handler, ctx);
   } catch (err) {
     return internalError('control', path, err);

@@ -574,31 +574,21 @@ export class EmulatorStore {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Pauses (4.6, state machine of section 3). A pause is an end time on the emulator clock; an
-  // expired entry is simply ignored (and dropped when next seen).
+  // Pauses (4.6, state machine of section 3). A pause is an end time on the emulator clock. Reads
+  // ignore an expired entry; only sync() drops it, after checking every minute up to now: dropped
+  // any earlier, the minutes inside the pause would be checked as if it had never been.
 
   private pausedUntil(alertId: string, now: number): number | undefined {
     const until = this.pauses.get(alertId);
-    if (until === undefined) return undefined;
-    if (until <= now) {
-      this.pauses.delete(alertId);
-      return undefined;
-    }
-    return until;
-  }
-
-  isAlertPaused(alertId: string): boolean {
-    return this.pausedUntil(alertId, this.clock.nowMs()) !== undefined;
+    return until !== undefined && until > now ? until : undefined;
   }
 
   listPauses(): { id: string; monitor: string; seconds: number }[] {
+    this.sync();
     const now = this.clock.nowMs();
     const out: { id: string; monitor: string; seconds: number }[] = [];
-    for (const [id, until] of [...this.pauses]) {
-      if (until <= now) {
-        this.pauses.delete(id);
-        continue;
-      }
+    for (const [id, until] of this.pauses) {
+      if (until <= now) continue;
       const a = this.alerts.get(id);
       if (!a) continue;
       out.push({ id, monitor: asString(a.monitor), seconds: Math.ceil((until - now) / 1000) });
@@ -684,7 +674,14 @@ export class EmulatorStore {
     }
     this.lastMinute = target;
     this.prune(target);
+    this.dropExpiredPauses();
     if (produced) this.changed();
+  }
+
+  /** Pauses that ended by now: every minute they covered has been checked. */
+  private dropExpiredPauses(): void {
+    const now = this.clock.nowMs();
+    for (const [id, until] of this.pauses) if (until <= now) this.pauses.delete(id);
   }
 
   private prune(now: number): void {
@@ -1192,9 +1189,10 @@ export class EmulatorStore {
   }
 
   snapshot(): Snapshot {
-    const now = this.clock.nowMs();
+    // Every pause still held, ended or not: one that ended after the last minute check still
+    // decides the minutes up to its end when the state is loaded again.
     const pauses: { id: string; until_ms: number }[] = [];
-    for (const [id, until] of this.pauses) if (until > now) pauses.push({ id, until_ms: until });
+    for (const [id, until] of this.pauses) pauses.push({ id, until_ms: until });
     return {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,

@@ -320,6 +320,88 @@ describe('pauses', () => {
   });
 });
 
+describe('the catch-up comes first, whatever the request', () => {
+  /**
+   * An alert (timeout 15, repeat) in an outage, paused for 30 minutes before it triggers; then the
+   * clock jumps past the end of the pause at once. Whichever request comes first, the minutes inside
+   * the pause must be checked as paused before the expired pause is dropped (issue 14: a first
+   * `GET /v1/Pause/Alert/` used to send down messages stamped inside the pause window).
+   */
+  async function pausedThroughJump(e: TestEmulator): Promise<{ acct: Account; pausedAt: number; bearer: string }> {
+    const acct = await account(e, { repeat: true });
+    await minutes(e, 10);
+    await e.control.outage(acct.monitor, 3 * 3600);
+    const bearer = `Bearer ${await e.token()}`;
+    const pausedAt = await now(e);
+    expect((await call(e, 'POST', `/v1/Pause/Alert/${acct.alert}/`, { seconds: 1800 })).status).toBe(200);
+    await e.control.advance(1801);
+    return { acct, pausedAt, bearer };
+  }
+
+  /** The outbox right after the first request, and 15 minutes later. */
+  async function history(e: TestEmulator): Promise<{ atJump: OutboxMessage[]; later: OutboxMessage[] }> {
+    const atJump = await e.control.outbox();
+    await minutes(e, 15);
+    return { atJump, later: await e.control.outbox() };
+  }
+
+  async function reference(): Promise<{ atJump: OutboxMessage[]; later: OutboxMessage[] }> {
+    const { pausedAt } = await pausedThroughJump(emu);
+    await call(emu, 'GET', '/v1/Status/');
+    const h = await history(emu);
+    // Nothing inside the pause; its end falls between two minute checks, so the trigger comes at the next one.
+    expect(h.atJump).toEqual([]);
+    const first = (h.later[0] as OutboxMessage).time - (pausedAt + 1800);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThanOrEqual(60);
+    // The trigger and, 10 minutes later, its first repeat, to the three destinations.
+    expect(h.later.map((m) => m.kind)).toEqual(Array.from({ length: 6 }, () => 'down'));
+    return h;
+  }
+
+  const FIRST: [string, (e: TestEmulator, acct: Account, bearer: string) => Promise<unknown>][] = [
+    ['GET /v1/Pause/Alert/', (e) => call(e, 'GET', '/v1/Pause/Alert/')],
+    ['GET /v1/Config/Alert/{id}/', (e, a) => call(e, 'GET', `/v1/Config/Alert/${a.alert}/`)],
+    ['GET /v1/Config/Monitor/', (e) => call(e, 'GET', '/v1/Config/Monitor/')],
+    ['GET /v2/status', (e, _a, bearer) => apiCall(e, 'GET', '/v2/status', { auth: bearer })],
+    ['GET /v1/Data/Monitor/{id}/', (e, a) => call(e, 'GET', `/v1/Data/Monitor/${a.monitor}/`)],
+    ['GET /_emulator/state', (e) => e.control.state()],
+    [
+      'POST /v1/Pause/Monitor/{id}/ of another monitor',
+      async (e) => {
+        const other = await call(e, 'POST', '/v1/Config/Monitor/', {
+          type: 'smtp', label: 'other', timer: 5, time_zone: 'UTC', ip_address: 'mx', test_account: 'o@example.org',
+        });
+        return call(e, 'POST', `/v1/Pause/Monitor/${other.json.monitor.id}/`, { seconds: 60 });
+      },
+    ],
+  ];
+
+  it.each(FIRST)('a first request %s after the jump sees the same history as GET /v1/Status/', async (_name, first) => {
+    const expected = await reference();
+    const { acct, bearer } = await pausedThroughJump(emu);
+    await first(emu, acct, bearer);
+    expect(await history(emu)).toEqual(expected);
+  });
+
+  it('a restart from the state file right after the jump keeps the pause that ended meanwhile', async () => {
+    const expected = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'monsync-jump-'));
+    let b: TestEmulator | undefined;
+    try {
+      const statePath = join(dir, 'state.json');
+      const a = await startTestEmulator({ seed: 'empty', statePath });
+      await pausedThroughJump(a);
+      await a.close();
+      b = await startTestEmulator({ seed: 'empty', statePath });
+      expect(await history(b)).toEqual(expected);
+    } finally {
+      await b?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('control API of the simulation', () => {
   beforeEach(async () => {
     await emu.control.reset('empty');
