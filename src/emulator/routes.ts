@@ -4,7 +4,7 @@
  * everything else. v1 bodies get `path` (the request path, echoed) and `error` here, in one place.
  */
 import type { EmulatorClock } from './clock.js';
-import { StoreError, badRequest } from './errors.js';
+import { StoreError, badRequest, notFound } from './errors.js';
 import type { TokenService } from './auth.js';
 import { docsFile, docsPage } from './docs.js';
 import type { Average, EmulatorStore } from './store.js';
@@ -242,10 +242,15 @@ export function buildApiRouter(): Router<RouteContext> {
     const seconds = validatePauseBody(c.body);
     return v1Ok(c, { alert_list: s(c).pauseAll(seconds), seconds });
   });
+  // An alert id pauses that alert (4.6); a monitor id pauses all its alerts, as the service accepted
+  // from older clients and the public Python client still sends (service-notes.md).
   r.add('POST', '/v1/Pause/Alert/:id', (c) => {
-    s(c).getAlert(id(c));
+    const target = id(c);
+    const alert = s(c).hasAlert(target);
+    if (!alert && !s(c).hasMonitor(target)) throw notFound(`alert ${target} not found (nor a monitor with that id)`);
     const seconds = validatePauseBody(c.body);
-    return v1Ok(c, { ...s(c).pauseAlert(id(c), seconds), seconds });
+    if (alert) return v1Ok(c, { ...s(c).pauseAlert(target, seconds), seconds });
+    return v1Ok(c, { alert_list: s(c).pauseMonitor(target, seconds), seconds });
   });
   r.add('POST', '/v1/Pause/Monitor/:id', (c) => {
     s(c).getMonitor(id(c));

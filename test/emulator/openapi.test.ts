@@ -245,6 +245,13 @@ describe('the emulator answers as documented', () => {
     });
     const tv = validatorFor('/v2/token', 'post');
     expect(tv(await token2.json())).toBe(true);
+    // Pausing on the Alert path answers in one shape for an alert id, another for a monitor id.
+    const pv = validatorFor('/v1/Pause/Alert/{id}/', 'post');
+    for (const target of [a.id, m.id]) {
+      const paused = await apiCall(emu, 'POST', `/v1/Pause/Alert/${target}/`, { body: { seconds: 60 } });
+      expect(paused.status, target).toBe(200);
+      expect(pv(paused.json), `${target}: ${ajv.errorsText(pv.errors)}`).toBe(true);
+    }
     const created = await apiCall(emu, 'POST', '/v1/Config/Group/', { body: { name: 'h' } });
     const gv = validatorFor('/v1/Config/Group/', 'post');
     expect(gv(created.json), ajv.errorsText(gv.errors)).toBe(true);

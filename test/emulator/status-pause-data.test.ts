@@ -168,6 +168,37 @@ describe('pausing (4.6)', () => {
     expect((await call('GET', '/v1/Pause/Alert/')).json.alert_list).toEqual([]);
   });
 
+  it('pauses all of a monitor\'s alerts given a monitor id on the Alert path, as the public client does', async () => {
+    const a = await monitorWithAlerts('a', 2);
+    const b = await monitorWithAlerts('b', 1);
+    // Older clients (service-notes.md: the Python `kfront`) read alert_list and seconds from this answer.
+    const r = await call('POST', `/v1/Pause/Alert/${a.id}/`, { seconds: 600 });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ path: `/v1/Pause/Alert/${a.id}/`, error: null, alert_list: a.alerts, seconds: 600 });
+    const paused = (await call('GET', '/v1/Pause/Alert/')).json.alert_list;
+    expect(paused).toEqual(a.alerts.map((id) => ({ id, monitor: a.id, seconds: 600 })));
+    // An alert id keeps its meaning: that alert alone, answered with alert and monitor.
+    const one = await call('POST', `/v1/Pause/Alert/${b.alerts[0]}/`, { seconds: 60 });
+    expect(one.json).toEqual({ path: `/v1/Pause/Alert/${b.alerts[0]}/`, error: null, alert: b.alerts[0], monitor: b.id, seconds: 60 });
+    // A monitor without alerts: nothing to pause, as on /v1/Pause/Monitor/.
+    const bare = await monitorWithAlerts('bare', 0);
+    expect((await call('POST', `/v1/Pause/Alert/${bare.id}/`, { seconds: 60 })).json).toMatchObject({ error: null, alert_list: [] });
+    const unknown = await call('POST', '/v1/Pause/Alert/777/', { seconds: 5 });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error).toBe('alert 777 not found (nor a monitor with that id)');
+  });
+
+  it('prefers the alert when an id names both an alert and a monitor', async () => {
+    await emu.control.seed({
+      monitors: [{ id: '4242', label: 'clash', type: 'smtp' }, { id: '4243', label: 'holder', type: 'smtp' }],
+      alerts: [{ id: '4242', monitor: '4243', type: 'up-down', subject_init: 'd', subject_term: 'u', timeout: 5 }],
+    });
+    await call('POST', '/v1/Config/Alert/', { type: 'up-down', monitor: '4242', subject_init: 'd', subject_term: 'u', timeout: 5 });
+    const r = await call('POST', '/v1/Pause/Alert/4242/', { seconds: 60 });
+    expect(r.json).toMatchObject({ alert: '4242', monitor: '4243', seconds: 60 });
+    expect((await call('GET', '/v1/Pause/Alert/')).json.alert_list.map((p: any) => p.id)).toEqual(['4242']);
+  });
+
   it('validates seconds and ids', async () => {
     const a = await monitorWithAlerts('a', 1);
     for (const body of [{}, { seconds: 0 }, { seconds: -5 }, { seconds: 1.5 }, { seconds: '60' }]) {
