@@ -3,7 +3,7 @@
 // schema (about 0.1 s, plus 40 ms loading ajv's compiler, on every command):
 // - src/config/generated/validate-schema.ts collects every error with its context (allErrors,
 //   verbose), for the messages of src/config/schema.ts;
-// - src/config/generated/accept-schema.ts only says whether the data passes, stopping at the first
+// - src/config/fast/generated/accept-schema.ts only says whether the data passes, stopping at the first
 //   problem: what every file of a sound configuration asks, a third faster on a large one.
 // `npm run build` runs it with --write before tsc; test/config/generated-validator.test.ts fails
 // when a committed file is stale.
@@ -15,7 +15,7 @@ import addFormatsModule from 'ajv-formats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const GENERATED = `${root}src/config/generated/validate-schema.ts`;
-export const GENERATED_ACCEPT = `${root}src/config/generated/accept-schema.ts`;
+export const GENERATED_ACCEPT = `${root}src/config/fast/generated/accept-schema.ts`;
 
 const standaloneCode = standaloneModule.default ?? standaloneModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;

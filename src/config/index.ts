@@ -2,4 +2,3 @@
 export { loadConfig, type LoadOptions, type LoadResult } from './load.js';
 export { formatDiagnostic, formatDiagnosticLines, formatDiagnostics, sortDiagnostics, type Diagnostic, type Severity } from './diagnostics.js';
 export { DEFAULT_CONFIG_FILE, MAX_FILE_BYTES } from './read.js';
-export { SCHEMA_URL } from './schema-accepts.js';

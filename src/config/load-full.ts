@@ -1,7 +1,7 @@
 /**
  * The full path of stages 2-4 for one file (parse with the yaml library, interpolate, schema with
  * diagnostics), for files the fast path does not read or that have a problem. Loaded on demand:
- * a configuration fast-parse.ts reads whole never loads the yaml library.
+ * a configuration the fast path (fast/) reads whole never loads the yaml library.
  */
 import type { Diagnostic } from './diagnostics.js';
 import { interpolateDocument, type Env } from './interpolate.js';

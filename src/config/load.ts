@@ -5,13 +5,11 @@
  */
 import type { DesiredState } from '../model/desired.js';
 import { buildState } from './build.js';
-import { fastParse } from './fast-parse.js';
 import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
+import { loadFast } from './fast/index.js';
 import type { Env } from './interpolate.js';
-import type { RawFile } from './raw.js';
 import { readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
-import { schemaAccepts } from './schema-accepts.js';
 import { checkSemantics } from './semantic.js';
 
 export interface LoadOptions {
@@ -30,10 +28,8 @@ let fullPath: Promise<typeof import('./load-full.js')> | undefined;
 /** Stages 2-4 for one file: the file's data when it passed them all. */
 async function loadFile(source: SourceFile, env: Env): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[] }> {
   // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
-  const fast = fastParse(source.text, source.display);
-  if (fast && schemaAccepts(fast.data)) {
-    return { valid: { locator: fast.positions, data: fast.data as unknown as RawFile }, diagnostics: [] };
-  }
+  const fast = loadFast(source);
+  if (fast) return { valid: fast, diagnostics: [] };
   fullPath ??= import('./load-full.js');
   return (await fullPath).loadFileFully(source, env);
 }

@@ -26,7 +26,7 @@ export type Below = Map<string, Entry> | Entry[];
 
 /**
  * The answers of a Locator for every path into the data (built by locate.ts's indexDocument in one
- * walk of the document; fast-parse.ts has its own, FastPositions), so the document, many times the size of
+ * walk of the document; fast/positions.ts has its own, FastPositions), so the document, many times the size of
  * its text, can be dropped once the file has passed the per-file stages. Needs no YAML library:
  * a configuration the fast path reads whole never loads it.
  */

@@ -1,12 +1,12 @@
 /**
- * The fast path (src/config/fast-parse.ts) either gives up or gives exactly what the full path
+ * The fast path (src/config/fast/) either gives up or gives exactly what the full path
  * gives: the same data as the yaml library and the same position for every path as the Locator.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastParse } from '../../src/config/fast-parse.js';
+import { fastParse } from '../../src/config/fast/parse.js';
 import type { PathSegment } from '../../src/config/locate.js';
 import { parseSource, toPlainData } from '../../src/config/parse.js';
 

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script without types
 import { GENERATED, GENERATED_ACCEPT, schemaAcceptorSource, schemaValidatorSource } from '../../scripts/schema-validator.mjs';
 import { parseSource, toPlainData } from '../../src/config/parse.js';
-import { schemaAccepts } from '../../src/config/schema-accepts.js';
+import { schemaAccepts } from '../../src/config/fast/accept.js';
 import { validate as fullValidate } from '../../src/config/generated/validate-schema.js';
 
 const root = path.join(import.meta.dirname, '..', '..');
 
-describe('src/config/generated/validate-schema.ts and accept-schema.ts', () => {
+describe('src/config/generated/validate-schema.ts and fast/generated/accept-schema.ts', () => {
   it('are the validators compiled from schemas/monsync.schema.json (run `node scripts/schema-validator.mjs --write`)', () => {
     expect(readFileSync(GENERATED as string, 'utf8')).toBe(schemaValidatorSource());
     expect(readFileSync(GENERATED_ACCEPT as string, 'utf8')).toBe(schemaAcceptorSource());

@@ -12,10 +12,10 @@
  * per value: a 10,000-monitor configuration has hundreds of thousands of values, and positions
  * are only read for the item sources of the state and for diagnostics.
  */
-import type { Position } from './diagnostics.js';
-import type { PathSegment, Positions } from './positions.js';
+import type { Positions } from '../positions.js';
+import { FastPositions, NODE_SIZE, N_COUNT, N_FIRST, N_KEY, N_VALUE, sameText } from './positions.js';
 
-/** Half of parse.ts's MAX_DEPTH (flow collections add a level): deeper files get the full path's diagnostic. */
+/** Half of ../parse.ts's MAX_DEPTH (flow collections add a level): deeper files get the full path's diagnostic. */
 const MAX_FAST_DEPTH = 32;
 /** Keys longer than this are left to the library (it stops treating them as implicit keys). */
 const MAX_KEY_LENGTH = 1000;
@@ -80,130 +80,14 @@ NOT_PLAIN_FLOW[DEL] = 1;
 /** What a flow list has instead of the mapping a flow mapping fills: never written to. */
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
 
-/** startsWith for short keys, without a call into the runtime for each. */
-function sameText(known: string, text: string, at: number): boolean {
-  for (let i = 0; i < known.length; i++) if (known.charCodeAt(i) !== text.charCodeAt(at + i)) return false;
-  return true;
-}
-
 const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
-
-/*
- * Nodes (every value: the root, mappings, lists, scalars) are numbered in document order, the
- * root 0. Four integers per node: where Locator.value puts it, where Locator.key does (the key's
- * offset for a mapping entry, else the value's), the first of its children in `slots`, and their
- * number (bitwise-not of it for a mapping, so a mapping is told from a list without data).
- */
-const NODE_SIZE = 4;
-const N_VALUE = 0;
-const N_KEY = 1;
-const N_FIRST = 2;
-const N_COUNT = 3;
 
 function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
   if (needed <= array.length) return array;
   const bigger = new Int32Array(Math.max(needed, array.length * 2));
   bigger.set(array);
   return bigger;
-}
-
-/** Where each value of a fast-parsed file was written: Locator's answers, from integer arrays. */
-class FastPositions implements Positions {
-  constructor(
-    readonly file: string,
-    private readonly text: string,
-    /** Offsets at which lines start, as yaml's LineCounter records them. */
-    private readonly lineStarts: Int32Array,
-    private readonly nodes: Int32Array,
-    private readonly slots: Int32Array,
-  ) {}
-
-  /*
-   * The state's sources are asked for in document order, each path sharing most of its steps with
-   * the one before: the last path found, the node after each of its steps and the last line are
-   * where the next search starts.
-   */
-  private lastPath: PathSegment[] = [];
-  private lastNodes: number[] = [0];
-  /** How many steps of lastPath hold (a count, not the arrays' length: setting that is slow). */
-  private lastDepth = 0;
-  private lastLine = 0;
-
-  private pos(offset: number): Position {
-    if (offset < 0) return { line: 1, column: 1 };
-    // yaml's LineCounter.linePos, so positions match the Locator's to the column: the line is the
-    // last one starting at or before the offset (the first starts at 0).
-    const starts = this.lineStarts;
-    let line = this.lastLine;
-    // The next source is usually a few lines further down.
-    for (let ahead = 0; ahead < 16 && line + 1 < starts.length && starts[line + 1]! <= offset; ahead++) line++;
-    if (!(starts[line]! <= offset && (line + 1 === starts.length || starts[line + 1]! > offset))) {
-      let low = 0;
-      let high = starts.length - 1;
-      while (low < high) {
-        const mid = (low + high + 1) >> 1;
-        if (starts[mid]! <= offset) low = mid;
-        else high = mid - 1;
-      }
-      line = low;
-    }
-    this.lastLine = line;
-    return { line: line + 1, column: offset - starts[line]! + 1 };
-  }
-
-  /** The node at `path`, or the bitwise-not of the deepest one reached (as Locator.find's `nearest`). */
-  private find(path: readonly PathSegment[]): number {
-    const { nodes, slots, text, lastPath, lastNodes } = this;
-    let p = 0;
-    const common = Math.min(path.length, this.lastDepth);
-    while (p < common && path[p] === lastPath[p]) p++;
-    let node = lastNodes[p]!;
-    for (; p < path.length; p++) {
-      const seg = path[p]!;
-      const at = node * NODE_SIZE;
-      const count = nodes[at + N_COUNT]!;
-      const first = nodes[at + N_FIRST]!;
-      let next = -1;
-      if (count < 0) {
-        // A mapping: its keys are in the text at each child's key offset, followed by the first
-        // ':' there; a name without ':' followed by ':' in the text is that key.
-        const name = String(seg);
-        if (name.length > 0 && !name.includes(':')) {
-          for (let i = 0; i < ~count; i++) {
-            const child = slots[first + i]!;
-            const keyAt = nodes[child * NODE_SIZE + N_KEY]!;
-            if (text.charCodeAt(keyAt + name.length) === COLON && sameText(name, text, keyAt)) {
-              next = child;
-              break;
-            }
-          }
-        }
-      } else if (count > 0) {
-        const isIndex = typeof seg === 'number' && Number.isSafeInteger(seg) ? seg >= 0 : /^\d+$/.test(String(seg));
-        if (isIndex && Number(seg) < count) next = slots[first + Number(seg)]!;
-      }
-      if (next < 0) {
-        this.lastDepth = p;
-        return ~node;
-      }
-      node = next;
-      lastPath[p] = seg;
-      lastNodes[p + 1] = node;
-    }
-    this.lastDepth = path.length;
-    return node;
-  }
-
-  value(path: readonly PathSegment[]): Position {
-    const found = this.find(path);
-    return this.pos(this.nodes[(found < 0 ? ~found : found) * NODE_SIZE + N_VALUE]!);
-  }
-
-  key(path: readonly PathSegment[]): Position {
-    const found = this.find(path);
-    return this.pos(found < 0 ? this.nodes[~found * NODE_SIZE + N_VALUE]! : this.nodes[found * NODE_SIZE + N_KEY]!);
-  }
 }
 
 class Scanner {

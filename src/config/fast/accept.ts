@@ -7,8 +7,6 @@
 // Compiled from the schema at build time (scripts/schema-validator.mjs): no run compiles it.
 import { validate } from './generated/accept-schema.js';
 
-export const SCHEMA_URL = new URL('../../schemas/monsync.schema.json', import.meta.url);
-
 /** True when the data passes the schema (schema.ts's validateFile says why when it does not). */
 export function schemaAccepts(data: unknown): boolean {
   return (validate as (data: unknown) => boolean)(data) === true;
