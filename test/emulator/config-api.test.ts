@@ -136,11 +136,24 @@ describe('monitors (4.4)', () => {
     expect((await call('GET', `/v1/Config/Monitor/${m.id}/`)).json.monitor.timer).toBe(15);
   });
 
-  it('refuses PUT and DELETE on monitors of other types', async () => {
+  it('refuses PUT on monitors of other types', async () => {
     const put = await call('PUT', '/v1/Config/Monitor/10001/', { label: 'x' });
     expect(put.status).toBe(400);
     expect(put.json.error).toContain('HTTP');
-    expect((await call('DELETE', '/v1/Config/Monitor/10002/')).status).toBe(400);
+  });
+
+  it('deletes monitors of other types too: the document restricts only creation and modification to SMTP', async () => {
+    const { alerts, groups } = await emu.control.seed({
+      alerts: [{ monitor: '10002', type: 'up-down', subject_init: 'd', subject_term: 'u' }],
+      groups: [{ name: 'net', monitors: ['10001', '10002'] }],
+    });
+    const del = await call('DELETE', '/v1/Config/Monitor/10002/');
+    expect(del.status).toBe(200);
+    // Served back as stored, the quirks of a seeded Ping monitor included.
+    expect(del.json).toMatchObject({ error: null, monitor: { id: '10002', type: 'Ping', hostname: '192.0.2.1', alerts, groups } });
+    expect((await call('GET', '/v1/Config/Monitor/10002/')).status).toBe(404);
+    expect((await call('GET', `/v1/Config/Alert/${alerts[0]}/`)).status).toBe(404);
+    expect((await call('GET', `/v1/Config/Group/${groups[0]}/`)).json.group.monitors).toEqual([{ id: '10001', label: 'www-http' }]);
   });
 
   it('answers 404 for unknown ids', async () => {

@@ -125,11 +125,12 @@ describe('updates', () => {
     expect(u).toEqual({ ...m, meta: { c: '3' }, timer: 30 });
   });
 
-  it('refuses to modify or delete monitors of other types', () => {
+  it('refuses to modify monitors of other types, but deletes them', () => {
     const s = newStore();
     applySeed(s, 'default');
     expect(storeError(() => s.updateMonitor('10001', { label: 'x' })).status).toBe(400);
-    expect(storeError(() => s.deleteMonitor('10001')).status).toBe(400);
+    expect(s.deleteMonitor('10001')).toMatchObject({ id: '10001', type: 'HTTP' });
+    expect(s.hasMonitor('10001')).toBe(false);
   });
 
   it('moves an alert when its monitor changes', () => {
