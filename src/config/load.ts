@@ -17,26 +17,41 @@ export interface LoadOptions {
   env?: Env;
   /** Base for relative paths and for the file names in diagnostics; default process.cwd(). */
   cwd?: string;
+  /**
+   * Read every file on the full path (the yaml library), never the fast one. Default: true when
+   * the environment variable MONSYNC_CONFIG_FULL_PATH is set to anything but "" or "0" (see
+   * CONTRIBUTING, "Config loader"). For debugging the fast path, and for tests comparing the two.
+   */
+  fullPath?: boolean;
+}
+
+/** The variable that forces the full path (read from process.env, not from LoadOptions.env). */
+export const FULL_PATH_VARIABLE = 'MONSYNC_CONFIG_FULL_PATH';
+
+function fullPathForced(): boolean {
+  const value = process.env[FULL_PATH_VARIABLE];
+  return value !== undefined && value !== '' && value !== '0';
 }
 
 export type LoadResult =
   | { state: DesiredState; /** Problems that do not stop loading. */ warnings: Diagnostic[] }
   | { diagnostics: Diagnostic[] };
 
-let fullPath: Promise<typeof import('./load-full.js')> | undefined;
+let fullModule: Promise<typeof import('./load-full.js')> | undefined;
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
-async function loadFile(source: SourceFile, env: Env): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[] }> {
+async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[] }> {
   // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
-  const fast = loadFast(source);
+  const fast = fullOnly ? undefined : loadFast(source);
   if (fast) return { valid: fast, diagnostics: [] };
-  fullPath ??= import('./load-full.js');
-  return (await fullPath).loadFileFully(source, env);
+  fullModule ??= import('./load-full.js');
+  return (await fullModule).loadFileFully(source, env);
 }
 
 export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
   const cwd = opts.cwd ?? process.cwd();
   const env = opts.env ?? process.env;
+  const fullOnly = opts.fullPath ?? fullPathForced();
   const diagnostics: Diagnostic[] = [];
 
   const inputs = await resolveInputs(paths, cwd);
@@ -50,7 +65,7 @@ export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promi
       continue;
     }
     try {
-      const one = await loadFile(read.source, env);
+      const one = await loadFile(read.source, env, fullOnly);
       diagnostics.push(...one.diagnostics);
       if (one.valid) valid.push(one.valid);
     } catch (err) {
