@@ -62,13 +62,15 @@ async function startAccountRead(api: MonitoringApi, needed: ReadonlySet<string> 
   const { readLive } = await import('../plan/read-live.js');
   const before = api.stats.requests;
   const started = performance.now();
-  const { live } = await readLive(api, needed ? { groupsNeeded: needed } : {});
+  const { live, healed } = await readLive(api, needed ? { groupsNeeded: needed } : {});
   const ms = performance.now() - started;
   const requests = api.stats.requests - before;
+  const warning = healed.length > 0 ? (await import('../plan/consistency.js')).healedWarning(healed) : null;
   return {
     ms,
     report(quiet) {
       if (!quiet) {
+        if (warning) process.stderr.write(`Warning: ${warning}\n`);
         const smtp = live.monitors.filter((m) => m.type === 'smtp').length;
         process.stderr.write(
           `Reading account ${api.baseUrl} ... ${plural(live.monitors.length, 'monitor')} (${smtp} SMTP), ` +

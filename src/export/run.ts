@@ -9,6 +9,7 @@ import type { ConnectionOptions } from '../cli/common.js';
 import { connect } from '../cli/common.js';
 import { UserError } from '../cli/errors.js';
 import { readAccount, plural } from '../cli/plan-flow.js';
+import { AccountContradictionError } from '../plan/consistency.js';
 import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from './index.js';
 import { schemaRefFor } from './schema-path.js';
 
@@ -38,7 +39,10 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
   }
 
   const api = await connect(opts);
-  const live = await readAccount(api, null);
+  // A read whose lists contradict each other would export an account with monitors or alerts missing.
+  const live = await readAccount(api, null).catch((err: unknown) => {
+    throw err instanceof AccountContradictionError ? err.withConsequence('no file was written') : err;
+  });
 
   const outDir = target.kind === 'stdout' ? process.cwd() : target.kind === 'dir' ? target.path : dirname(target.path);
   const schemaPath = schemaRefFor(outDir, { isDirectory: target.kind === 'dir' });

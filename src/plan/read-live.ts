@@ -3,10 +3,14 @@
  * parallel. Group membership comes from each monitor's `groups` field; only where some monitor
  * did not report it (other monitor types may not) are single-group reads needed, and then only
  * for the groups the plan will diff. Any failed or malformed read rejects: an account that could
- * not be read must never look empty.
+ * not be read must never look empty. Nor may one whose lists contradict each other (an alert on a
+ * monitor the monitor list lacks, a monitor naming alerts or groups the other lists lack; see
+ * consistency.ts): such a read is made once more, whole, and if it still contradicts itself readLive
+ * rejects with AccountContradictionError before anything could be planned from it.
  */
 import type { MonitoringApi } from '../api/types.js';
 import type { Group, GroupMember, LiveState, Monitor } from '../model/live.js';
+import { readConsistently, type Contradiction } from './consistency.js';
 
 export interface ReadLiveOptions {
   /**
@@ -23,10 +27,23 @@ export interface ReadLiveResult {
   membership: 'monitor-fields' | 'group-reads';
   groupReads: number;
   ms: number;
+  /**
+   * What the first read contradicted when it was read again and the second read did not: empty
+   * for a read that agreed with itself the first time.
+   */
+  healed: Contradiction[];
 }
 
 export async function readLive(api: MonitoringApi, opts: ReadLiveOptions = {}): Promise<ReadLiveResult> {
   const started = performance.now();
+  const { value, healed } = await readConsistently(
+    () => readOnce(api, opts),
+    (r) => ({ ...r.live, membersFrom: r.membership }),
+  );
+  return { ...value, healed, ms: performance.now() - started };
+}
+
+async function readOnce(api: MonitoringApi, opts: ReadLiveOptions): Promise<Omit<ReadLiveResult, 'ms' | 'healed'>> {
   const [monitors, alerts, groupList, destinations] = await Promise.all([
     api.listMonitors(),
     api.listAlerts(),
@@ -60,7 +77,6 @@ export async function readLive(api: MonitoringApi, opts: ReadLiveOptions = {}): 
     live: { monitors, alerts, groups, destinations },
     membership: complete ? 'monitor-fields' : 'group-reads',
     groupReads,
-    ms: performance.now() - started,
   };
 }
 
