@@ -12,6 +12,7 @@
  * starts a new schedule segment at the moment of the change, so earlier tests keep their times.
  * Results are kept (computable) for RETENTION_SECONDS.
  */
+import type { MonitorKind } from './monitor-types.js';
 import { utcIso, zonedIso } from './time.js';
 
 /** How far back results, alert events and the outbox reach. */
@@ -175,6 +176,8 @@ export interface Outage {
 export interface SimMonitor {
   id: string;
   smtp: boolean;
+  /** failureTexts() of its type: what it reports in an outage, then its other failures. */
+  errors: readonly [string, ...string[]];
   /** Seconds; 0 means none. */
   ttl: number;
   /** `duration` of test data objects in milliseconds (data_label `milliseconds`) instead of seconds. */
@@ -206,14 +209,36 @@ export interface TestResult {
 }
 
 export const OUTAGE_ERROR = 'no response: the test message did not come back';
-const SMTP_ERRORS = [
-  OUTAGE_ERROR,
-  'connect to the delivery host failed: connection refused',
-  '451 4.3.0 temporary server error, please try again later',
-  '550 5.1.1 test account mailbox unavailable',
-  'TLS handshake with the delivery host failed',
-];
-const OTHER_ERRORS = ['connection timed out', 'connection refused', 'no answer from the host'];
+
+/**
+ * What a failed test of each type says: first what it reports when nothing answers (an outage),
+ * then the other failures a random one draws from. Types the service does not list get the last row.
+ */
+const FAILURES: Record<MonitorKind | 'other', readonly [string, ...string[]]> = {
+  smtp: [
+    OUTAGE_ERROR,
+    'connect to the delivery host failed: connection refused',
+    '451 4.3.0 temporary server error, please try again later',
+    '550 5.1.1 test account mailbox unavailable',
+    'TLS handshake with the delivery host failed',
+  ],
+  http: [
+    'connection timed out: no response from the web server',
+    'connection refused',
+    'HTTP 503 Service Unavailable',
+    'HTTP 500 Internal Server Error',
+    'TLS handshake failed: certificate has expired',
+  ],
+  ping: ['no reply: 100% packet loss', 'destination host unreachable'],
+  'dns query': ['no answer: the query timed out', 'SERVFAIL: the name server failed to answer', 'REFUSED: the name server refused the query'],
+  'tcp port': ['connection timed out', 'connection refused', 'connection reset by peer'],
+  'ssh port': ['connection timed out', 'connection refused', 'no SSH banner: the server closed the connection'],
+  other: ['no answer from the host', 'connection timed out', 'connection refused'],
+};
+
+export function failureTexts(kind: MonitorKind | undefined): readonly [string, ...string[]] {
+  return FAILURES[kind ?? 'other'];
+}
 
 export function inOutage(outages: readonly Outage[], t: number): boolean {
   for (const o of outages) if (o.start < t && t <= o.until) return true;
@@ -227,9 +252,9 @@ export function testResult(cfg: SimConfig, m: SimMonitor, slot: Slot): TestResul
   }
   const h = slotHash(m.hash, slot.k);
   const { t, k } = slot;
-  if (m.outages.length && inOutage(m.outages, t)) return { t, k, h, complete: false, ms: null, term: null, error: OUTAGE_ERROR };
+  if (m.outages.length && inOutage(m.outages, t)) return { t, k, h, complete: false, ms: null, term: null, error: m.errors[0] };
   if (uniform(h, 0) < cfg.failureRate) {
-    const list = m.smtp ? SMTP_ERRORS : OTHER_ERRORS;
+    const list = m.errors;
     return { t, k, h, complete: false, ms: null, term: null, error: list[Math.floor(uniform(h, 1) * list.length)] as string };
   }
   // SMTP round trips: mostly seconds, a few slow enough to pass small ttls (about 5% over 30 s,

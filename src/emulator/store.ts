@@ -25,6 +25,7 @@ import {
   RETENTION_SECONDS,
   SuccessTracker,
   changeTimer,
+  failureTexts,
   hopsOf,
   newSchedule,
   pruneSchedule,
@@ -39,6 +40,7 @@ import {
   type Hop,
   type TestResult,
 } from './simulation.js';
+import { displayType, monitorKind } from './monitor-types.js';
 import { zonedIso, utcIso } from './time.js';
 import {
   isObject,
@@ -51,6 +53,7 @@ import {
 } from './validate.js';
 
 export { StoreError } from './errors.js';
+export { displayType } from './monitor-types.js';
 export type { Json, JsonObject } from './validate.js';
 
 export type SeedName = 'default' | 'empty';
@@ -171,20 +174,6 @@ export interface SimulationView {
   /** Unix seconds of the last minute check run. */
   last_minute: number;
   retention_seconds: number;
-}
-
-const DISPLAY_TYPES: Record<string, string> = {
-  smtp: 'SMTP',
-  http: 'HTTP',
-  ping: 'Ping',
-  'dns query': 'DNS Query',
-  'tcp port': 'TCP Port',
-  'ssh port': 'SSH Port',
-};
-
-/** `smtp` -> `SMTP`, `dns-query` -> `DNS Query`; unknown types are shown as stored. */
-export function displayType(type: string): string {
-  return DISPLAY_TYPES[type.toLowerCase().replace(/[-_\s]+/g, ' ').trim()] ?? type;
 }
 
 const ALERT_DISPLAY_TYPES: Record<string, string> = { 'up-down': 'Up/Down Alert' };
@@ -764,6 +753,7 @@ export class EmulatorStore {
     m.sim = {
       id,
       smtp,
+      errors: failureTexts(monitorKind(asString(raw.type))),
       ttl: Number.isFinite(ttl) && ttl > 0 ? ttl : 0,
       durationInMs: !smtp && raw.data_label === 'milliseconds',
       timeZone: typeof raw.time_zone === 'string' ? raw.time_zone : undefined,

@@ -187,6 +187,65 @@ describe('determinism and failures', () => {
   });
 });
 
+describe('monitors of the other types', () => {
+  /** One monitor of each type the status endpoints know, seeded as the web UI would have made them. */
+  const OTHERS: [string, string][] = [
+    ['HTTP', 'web'],
+    ['Ping', 'gw'],
+    ['DNS Query', 'dns'],
+    ['TCP Port', 'tcp'],
+    ['SSH Port', 'ssh'],
+  ];
+
+  async function seedOthers(e: TestEmulator): Promise<string[]> {
+    return (
+      await e.control.seed({
+        monitors: OTHERS.map(([type, label]) => ({ label, type, ip_address: `${label}.example.org`, timer: 5, time_zone: 'UTC', data_label: 'milliseconds' })),
+      })
+    ).monitors;
+  }
+
+  it('fail with error texts of their own type, never the SMTP one', async () => {
+    const ids = await seedOthers(emu);
+    const smtp = await smtpMonitor(emu);
+    await emu.control.simulation({ failure_rate: 0 });
+    await emu.control.advance(600);
+    for (const id of [...ids, smtp]) await emu.control.outage(id, 1800);
+    await emu.control.advance(1800);
+    const outage = new Map<string, Set<string>>();
+    for (const [n, id] of [...ids, smtp].entries()) {
+      const failed = (await data(emu, id, `?begin=${T0}`)).filter((i) => i.failed);
+      expect(failed.length, id).toBeGreaterThanOrEqual(5);
+      outage.set(n < ids.length ? (OTHERS[n] as [string, string])[0] : 'SMTP', new Set(failed.map((i) => i.error as string)));
+    }
+    expect(Object.fromEntries([...outage].map(([k, v]) => [k, [...v]]))).toEqual({
+      HTTP: ['connection timed out: no response from the web server'],
+      Ping: ['no reply: 100% packet loss'],
+      'DNS Query': ['no answer: the query timed out'],
+      'TCP Port': ['connection timed out'],
+      'SSH Port': ['connection timed out'],
+      SMTP: ['no response: the test message did not come back'],
+    });
+
+    // Random failures draw from each type's own errors.
+    await emu.control.simulation({ failure_rate: 1 });
+    await emu.control.advance(3 * 86_400);
+    const plausible: Record<string, RegExp> = {
+      HTTP: /^(connection (timed out|refused|reset)|HTTP [45]\d\d |TLS handshake)/,
+      Ping: /^(no reply|destination host unreachable)/,
+      'DNS Query': /^(no answer|SERVFAIL|REFUSED)/,
+      'TCP Port': /^connection (timed out|refused|reset)/,
+      'SSH Port': /^(connection (timed out|refused|reset)|no SSH banner)/,
+    };
+    for (const [n, id] of ids.entries()) {
+      const [type] = OTHERS[n] as [string, string];
+      const errors = new Set((await data(emu, id, `?begin=${T0 + 86_400}`)).map((i) => i.error as string));
+      expect(errors.size, type).toBeGreaterThanOrEqual(2);
+      for (const e of errors) expect(e, type).toMatch(plausible[type] as RegExp);
+    }
+  });
+});
+
 describe('data averages and hop analysis', () => {
   it('hour and day averages are the means of the raw tests of each UTC bucket', async () => {
     await emu.control.simulation({ failure_rate: 0.1 });
