@@ -8,6 +8,7 @@
  */
 import type { MonitoringApi, PausedAlert } from '../api/types.js';
 import type { Alert, Destination, Monitor } from '../model/live.js';
+import { readConsistently } from '../plan/consistency.js';
 import type { EmulatorControlApi, OutboxMessage } from './emulator-control.js';
 import { resolveMonitor } from './resolve.js';
 
@@ -114,12 +115,15 @@ export function recovered(messages: readonly OutboxMessage[], alerts: readonly P
 }
 
 export async function runDrill(api: MonitoringApi, control: EmulatorControlApi, opts: DrillOptions): Promise<DrillReport> {
-  const [monitors, alerts, destinations, pauses] = await Promise.all([
-    api.listMonitors(),
-    api.listAlerts(),
-    api.listDestinations(),
-    api.listPausedAlerts(),
-  ]);
+  // An empty or stale alert list would make the drill report that nobody is told. Destinations are
+  // not cross-checked: an alert naming one the account does not list is what the report points out.
+  const {
+    value: [monitors, alerts, destinations, pauses],
+  } = await readConsistently(
+    () => Promise.all([api.listMonitors(), api.listAlerts(), api.listDestinations(), api.listPausedAlerts()]),
+    ([monitors, alerts]) => ({ monitors, alerts }),
+    'the emulator was not touched',
+  );
   const monitor = resolveMonitor(opts.label, monitors);
   const mine = alerts.filter((a) => a.monitor === monitor.id);
   const bounds = opts.recovery ?? defaultRecovery(monitor);

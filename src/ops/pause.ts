@@ -5,6 +5,7 @@
 import type { MonitoringApi, PausedAlert } from '../api/types.js';
 import { UserError } from '../cli/errors.js';
 import type { Alert, Monitor } from '../model/live.js';
+import { readConsistently } from '../plan/consistency.js';
 import { resolveAlertRef, resolveMonitor, type ResolvedAlert } from './resolve.js';
 
 export interface TargetOptions {
@@ -26,7 +27,11 @@ export function targetsGiven(opts: TargetOptions, verb: 'pause' | 'resume'): 'al
 export async function resolveTargets(api: MonitoringApi, opts: TargetOptions, verb: 'pause' | 'resume'): Promise<Targets> {
   if (targetsGiven(opts, verb) === 'all') return { kind: 'all' };
   const needAlerts = (opts.alert?.length ?? 0) > 0;
-  const [monitors, alerts] = await Promise.all([api.listMonitors(), needAlerts ? api.listAlerts() : Promise.resolve([] as Alert[])]);
+  // An alert list that contradicts the monitor list (a stale page) would name alerts that are gone, or miss ones that exist.
+  const { value: [monitors, alerts] } = await readConsistently(
+    () => Promise.all([api.listMonitors(), needAlerts ? api.listAlerts() : undefined]),
+    ([monitors, alerts]) => ({ monitors, alerts }),
+  );
   const seenMonitors = new Set<string>();
   const pickedMonitors: Monitor[] = [];
   for (const label of opts.monitor ?? []) {
@@ -37,7 +42,7 @@ export async function resolveTargets(api: MonitoringApi, opts: TargetOptions, ve
   const seenAlerts = new Set<string>();
   const pickedAlerts: ResolvedAlert[] = [];
   for (const ref of opts.alert ?? []) {
-    const r = resolveAlertRef(ref, monitors, alerts);
+    const r = resolveAlertRef(ref, monitors, alerts ?? []);
     // Already covered by a --monitor of the same command.
     if (seenAlerts.has(r.alert.id) || seenMonitors.has(r.monitor.id)) continue;
     seenAlerts.add(r.alert.id);
@@ -136,6 +141,12 @@ export function pausedRows(pauses: readonly PausedAlert[], monitors: readonly Mo
 }
 
 export async function listPaused(api: MonitoringApi, nowMs: () => number): Promise<PausedRow[]> {
-  const [pauses, monitors, alerts] = await Promise.all([api.listPausedAlerts(), api.listMonitors(), api.listAlerts()]);
+  const {
+    value: [pauses, monitors, alerts],
+  } = await readConsistently(
+    () => Promise.all([api.listPausedAlerts(), api.listMonitors(), api.listAlerts()]),
+    ([, monitors, alerts]) => ({ monitors, alerts }),
+    'nothing was listed',
+  );
   return pausedRows(pauses, monitors, alerts, nowMs());
 }

@@ -39,7 +39,7 @@ describe('checkAccountConsistency, relation by relation', () => {
 
   it("reports alerts whose monitor is not in the monitor list, with every missing id once, in id order", () => {
     const lists = { ...consistent(), monitors: [] };
-    lists.alerts.push(alert('52', '9'), alert('53', '10'));
+    lists.alerts = [...lists.alerts, alert('52', '9'), alert('53', '10')];
     expect(checkAccountConsistency(lists)).toContainEqual({ naming: 'alert', missingFrom: 'monitor', ids: ['9', '10', '11'] });
   });
 
@@ -180,7 +180,7 @@ const accountArb: fc.Arbitrary<Generated> = fc
     fc.record({
       n: fc.constant(n),
       // Each alert: its monitor's index and its destinations' indexes.
-      alerts: n.monitors === 0 ? fc.constant([]) : fc.array(fc.record({ monitor: fc.nat(n.monitors - 1), dests: fc.subarray([...Array(n.destinations).keys()]) }), { maxLength: 12 }),
+      alerts: n.monitors === 0 ? fc.constant([] as { monitor: number; dests: number[] }[]) : fc.array(fc.record({ monitor: fc.nat(n.monitors - 1), dests: fc.subarray([...Array(n.destinations).keys()]) }), { maxLength: 12 }),
       // Each monitor: the groups it belongs to, and whether the service gave its `groups` field.
       membership: fc.array(fc.record({ groups: fc.subarray([...Array(n.groups).keys()]), reported: fc.boolean() }), {
         minLength: n.monitors,
