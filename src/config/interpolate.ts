@@ -2,6 +2,8 @@
  * Stage 3: `${VAR}` and `${VAR:-default}` in string values, from the environment. `$${` is a
  * literal `${`. Runs on the YAML document (not on plain data) so an unset variable is reported
  * where it was written, and each anchored value is interpolated once however often it is aliased.
+ * It reads values as YAML decoded them, not as they were written: `"\u0024{A}"` is `${A}` here,
+ * and the fast path (fast/parse.ts, forFullPath) leaves every such value to this stage.
  *
  * `:-` follows the shell: the default applies when the variable is unset or empty. A plain
  * (unquoted) scalar that is exactly one reference takes the type its value would have in YAML

@@ -1,6 +1,7 @@
 /**
  * The fast path (src/config/fast/) either gives up or gives exactly what the full path
- * gives: the same data as the yaml library and the same position for every path as the Locator.
+ * gives: the same data as the yaml library after interpolation, and the same position for every
+ * path as the Locator.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastParse } from '../../src/config/fast/parse.js';
 import type { PathSegment } from '../../src/config/locate.js';
+import { interpolateDocument } from '../../src/config/interpolate.js';
 import { parseSource, toPlainData } from '../../src/config/parse.js';
+import { loadFiles, monitorYaml, stateOf } from './helpers.js';
 
 const root = path.join(import.meta.dirname, '..', '..');
 
@@ -19,12 +22,16 @@ function paths(data: unknown, at: PathSegment[] = [], out: PathSegment[][] = [])
   return out;
 }
 
+/** Variables interpolation finds: a value the full path interpolates differs from its text. */
+const ENV = { REGION: 'eu', EMPTY: '' };
+
 /** True when the fast path took the text; fails the test when it differs from the full path. */
 function same(text: string): boolean {
   const fast = fastParse(text, 'f.yaml');
   if (!fast) return false;
   const { parsed, diagnostics } = parseSource({ path: 'f.yaml', display: 'f.yaml', text });
   expect(diagnostics, text).toEqual([]);
+  expect(interpolateDocument(parsed!, ENV).diagnostics, text).toEqual([]);
   const { data } = toPlainData(parsed!);
   expect(fast.data, text).toStrictEqual(data);
   for (const p of paths(data)) {
@@ -50,6 +57,21 @@ monitors:
     meta: {}
     previous_labels: []
 `;
+
+/**
+ * Double-quoted scalars made of escapes and of what interpolation looks at: `$`, `{` and `${`
+ * written as they are or spelled with escapes (`\u0024{REGION}` is `${REGION}` once decoded).
+ */
+const escaped = fc
+  .array(
+    fc.constantFrom(
+      'a', ' ', '$', '{', '}', '${', '$${', 'REGION', 'EMPTY', 'UNSET', ':-d', '#', ': ',
+      '\\u0024', '\\u007b', '\\u007B', '\\u007d', '\\u0024\\u007b', '\\"', '\\\\', '\\/',
+      '\\t', '\\n', '\\u00e9', '\\ud83d\\ude00', '\\u2028', '\\u0085',
+    ),
+    { maxLength: 6 },
+  )
+  .map((pieces) => `"${pieces.join('')}"`);
 
 describe('fastParse', () => {
   it('takes a configuration of the usual shape, with the data and positions of the full path', () => {
@@ -95,6 +117,9 @@ describe('fastParse', () => {
       'version: 1\nx: "\\u00e9\\t\\"\\\\"\n',
       'version: 1\nx: hasOwnProperty\ntoString: 1\nvalueOf:\n  - 2\n',
       'version: 1\nx: a$b {$}\ny: "$ \u0085 \u2028"\nz: [$a, "$"]\n# $ {\u0085\n',
+      // Comments are not values: the full path interpolates nothing there.
+      'version: 1\n# ${B}\nx: 1 \n  # ${REGION:-x}\n',
+      'version: 1\nx: "\\u0024"\ny: "\\u007b"\nz: "\\u0024 {\\u007d"\n',
     ]) {
       expect(same(text), text).toBe(true);
     }
@@ -128,8 +153,12 @@ describe('fastParse', () => {
       'version: 1\nx: a${B}\n',
       'version: 1\nx: "${B}"\n',
       'version: 1\nx: [a, "b${C}"]\n',
-      'version: 1\n# ${B}\n',
       'version: 1\nx: "a\\u0041${B}"\n',
+      // The same once decoded: interpolation works on values, not on how they were written.
+      'version: 1\nx: "\\u0024{REGION}"\n',
+      'version: 1\nx: "$\\u007bREGION}"\n',
+      'version: 1\nx: [a, "\\u0024\\u007BUNSET}"]\n',
+      'version: 1\nx: {a: "\\u0024{EMPTY:-d}"}\n',
       'version: 1\nx: a\u0084\n',
       'version: 1\nx: "a\u009f"\n',
       'version: 1\nx: {a: b\u007f}\n',
@@ -152,13 +181,29 @@ describe('fastParse', () => {
     }
   });
 
+  it('agrees with the full path on double-quoted strings with escapes, a `${` spelled with escapes included', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(escaped, escaped, escaped, (a, b, c) => {
+        if (same(`version: 1\nx: ${a}\ny: [${b}, b]\nz: {k: ${c}}\n`)) taken++;
+      }),
+      { numRuns: 600 },
+    );
+    expect(taken).toBeGreaterThan(100);
+  });
+
   it('agrees with the full path on generated block and flow YAML', () => {
     const word = fc.oneof(
       { weight: 6, arbitrary: fc.stringMatching(/^[a-z][a-z0-9 ._/@-]{0,7}$/) },
-      { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9 _.:#"\\'{}[\],~-]{0,8}$/) },
+      { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9 _.:#"\\'{}[\],~$-]{0,8}$/) },
     );
     const key = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,5}$/);
-    const scalar = fc.oneof(word, word.map((w) => JSON.stringify(w)), fc.constantFrom('1', '007', 'true', 'null', '~', '-1', 'x:y', 'a b'));
+    const scalar = fc.oneof(
+      word,
+      word.map((w) => JSON.stringify(w)),
+      escaped,
+      fc.constantFrom('1', '007', 'true', 'null', '~', '-1', 'x:y', 'a b', 'a$b', '${REGION}', 'x$${y}'),
+    );
     const flowSeq = fc.array(scalar, { maxLength: 3 }).map((xs) => `[${xs.join(', ')}]`);
     const flowMap = fc.array(fc.tuple(key, scalar), { maxLength: 3 }).map((xs) => `{ ${xs.map(([k, v]) => `${k}: ${v}`).join(', ')} }`);
     const value = fc.oneof(scalar, flowSeq, flowMap);
@@ -185,7 +230,7 @@ describe('fastParse', () => {
     };
     let taken = 0;
     // Comment lines, blank lines and trailing spaces, anywhere.
-    const noise = fc.array(fc.constantFrom('', '# c', '    # c: d', '  ', '', '# x', ' x'), { maxLength: 4 });
+    const noise = fc.array(fc.constantFrom('', '# c', '    # c: d', '  ', '', '# x', ' x', '# ${REGION}'), { maxLength: 4 });
     fc.assert(
       fc.property(block.map, noise, fc.nat(), fc.boolean(), (m, extra, seed, trailing) => {
         const lines = render(m as N, 0).map((l) => (trailing ? `${l}  ` : l));
@@ -196,5 +241,18 @@ describe('fastParse', () => {
       { numRuns: 400 },
     );
     expect(taken).toBeGreaterThan(20);
+  });
+});
+
+describe('interpolation, on whichever path a file takes', () => {
+  it('reads a `${` spelled with escapes as `${`, so a comment elsewhere in the file changes no label', async () => {
+    const monitor = monitorYaml('"mx-\\u0024{REGION}"', '    meta: { site: "\\u0024{SITE:-hq}" }\n');
+    const plain = `version: 1\nmonitors:\n${monitor}`;
+    // A trailing comment is outside the fast path's subset: this file takes the full path.
+    const commented = plain.replace('timer: 5', 'timer: 5  # every five minutes');
+    for (const text of [plain, commented]) {
+      const state = stateOf(await loadFiles({ 'm.yaml': text }, { env: { REGION: 'eu' } }));
+      expect(state.monitors.map((m) => [m.label, m.spec.meta]), text).toEqual([['mx-eu', { site: 'hq' }]]);
+    }
   });
 });

@@ -4,8 +4,12 @@
  * comments. It gives the same data as the `yaml` library and the same positions as the Locator,
  * without building a document (the library's parse was most of the load time and memory of a
  * large configuration). Anything outside that subset (anchors, tags, block scalars, multi-line
- * values, trailing comments, `${`, empty values, duplicate or unusual keys...) makes it give up,
- * and the file takes the full path, which also produces every diagnostic.
+ * values, trailing comments, empty values, duplicate or unusual keys...) makes it give up, and
+ * the file takes the full path, which also produces every diagnostic.
+ *
+ * The scanner judges how the text is written; what the full path does with values once decoded
+ * (interpolation of `${`) is judged in one place after the scan, on the decoded values:
+ * `"\u0024{A}"` is the value `${A}` to both paths.
  *
  * One pass over the text with charCodeAt, no line arrays, no regular expression per value. Where
  * each value was written goes into integer arrays (FastPositions) instead of an object and a Map
@@ -41,7 +45,6 @@ const NL = 10;
 const SPACE = 32;
 const QUOTE = 34;
 const HASH = 35;
-const DOLLAR = 36;
 const PERCENT = 37;
 const PLUS = 43;
 const COMMA = 44;
@@ -59,9 +62,10 @@ const RBRACE = 125;
 const DEL = 127;
 
 /**
- * Tabs, CRs, control and other non-printable characters are the full path's, and so is `${`
- * (interpolation). They are looked for where the scanner takes characters (scalars, comments):
- * anywhere else, any character but those it expects makes it give up anyway.
+ * Tabs, CRs, control and other non-printable characters are the full path's: the library reads
+ * them where they are written in ways of its own. They are looked for where the scanner takes
+ * characters (scalars, comments): anywhere else, any character but those it expects makes it
+ * give up anyway.
  */
 const isNotFast = (c: number): boolean =>
   c < 0x20 ? c !== NL : c >= 0x7f && ((c <= 0x9f && c !== 0x85) || c === 0xfeff || c === 0xfffe || c === 0xffff);
@@ -157,10 +161,7 @@ class Scanner {
       if (at < end) {
         const c = text.charCodeAt(at);
         if (c === HASH) {
-          for (let i = at + 1; i < end; i++) {
-            const d = text.charCodeAt(i);
-            if (d === DOLLAR ? text.charCodeAt(i + 1) === LBRACE : isNotFast(d)) throw GIVE_UP;
-          }
+          for (let i = at + 1; i < end; i++) if (isNotFast(text.charCodeAt(i))) throw GIVE_UP;
         } else {
           if (at === start && (c === PERCENT || text.startsWith('---', at) || text.startsWith('...', at))) throw GIVE_UP;
           this.lineStart = start;
@@ -368,11 +369,11 @@ class Scanner {
       if (c === BACKSLASH) break;
       // A line break (or the end of the text) before the closing quote: a multi-line scalar.
       if (c < 0x20 || i >= text.length) throw GIVE_UP;
-      if (c === DOLLAR ? text.charCodeAt(i + 1) === LBRACE : c >= 0x7f && isNotFast(c)) throw GIVE_UP;
+      if (c >= 0x7f && isNotFast(c)) throw GIVE_UP;
     }
     DOUBLE_QUOTED.lastIndex = pos;
     const m = DOUBLE_QUOTED.exec(text);
-    if (!m || NOT_FAST.test(m[0]) || m[0].includes('${')) throw GIVE_UP;
+    if (!m || NOT_FAST.test(m[0])) throw GIVE_UP;
     this.after = pos + m[0].length;
     return JSON.parse(m[0]) as string;
   }
@@ -387,8 +388,6 @@ class Scanner {
       const c = text.charCodeAt(i);
       if (c >= 0x7f) {
         if (isNotFast(c)) throw GIVE_UP;
-      } else if (c === DOLLAR) {
-        if (text.charCodeAt(i + 1) === LBRACE) throw GIVE_UP;
       } else if (flow) {
         if (NOT_PLAIN_FLOW[c] === 1) throw GIVE_UP;
       } else if (c === COLON) {
@@ -482,6 +481,25 @@ class Scanner {
   }
 }
 
+/**
+ * Whether a value holds, once decoded, what the full path treats specially: a string value (keys
+ * are never interpolated) with `${` is interpolated there (`$${` too: it becomes a literal `${`).
+ * The one place the fast path looks at values on the full path's behalf; keep it in step with
+ * ../parse.ts (which values it hands to interpolation) and ../interpolate.ts.
+ */
+function forFullPath(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('${');
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (forFullPath(value[i])) return true;
+    return false;
+  }
+  // The scanner's own plain objects: no inherited keys to skip.
+  for (const key in value) if (forFullPath((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/** The file's data and positions, or undefined when the full path must read it. */
 export function fastParse(text: string, file: string): { data: Record<string, unknown>; positions: Positions } | undefined {
   const scanner = new Scanner(text);
   let data: Record<string, unknown>;
@@ -491,6 +509,7 @@ export function fastParse(text: string, file: string): { data: Record<string, un
     if (err === GIVE_UP) return undefined;
     throw err;
   }
+  if (forFullPath(data)) return undefined;
   // Views, not copies: the room left over is a fraction of the text, for as long as the load runs.
   const positions = new FastPositions(
     file,
