@@ -13,6 +13,7 @@
  * was triggered before the pause, a repeat that fell due during the pause is sent then; recovered
  * meanwhile -> it resets then (up message).
  */
+import { SuccessTracker, type SimConfig, type SimMonitor, type TestResult } from './simulation.js';
 
 export interface AlertEvent {
   /** Unix seconds of the minute check. */
@@ -100,3 +101,35 @@ export interface OutboxMessage {
 
 /** Bounded like everything else: the retention window, and at most this many messages. */
 export const MAX_OUTBOX = 100_000;
+
+/** What decides whether an alert matched a data point. */
+export interface MatchRule {
+  alert: string;
+  /** Unix seconds the alert was created: it matches no earlier point. */
+  since: number;
+  /** Minutes. */
+  timeout: number;
+}
+
+/**
+ * `alert_matches` of data items (API 2.8; the service fills it for monitors other than SMTP): for
+ * each result in time order, the alerts whose condition held at that failed test, i.e. whose
+ * `timeout` had passed since the monitor's last successful reply that had arrived by its start.
+ * The same condition as the minute checks, taken at the test instead of at a whole minute; pauses
+ * do not change it (a paused alert still matches, it only sends nothing).
+ */
+export function alertMatches(cfg: SimConfig, m: SimMonitor, results: readonly TestResult[], rules: readonly MatchRule[]): string[][] {
+  let tracker: SuccessTracker | undefined;
+  return results.map((r) => {
+    if (r.complete || rules.length === 0) return [];
+    let lastSuccess: number;
+    if (tracker) lastSuccess = tracker.advance(r.t);
+    else {
+      tracker = new SuccessTracker(cfg, m, r.t);
+      lastSuccess = tracker.lastSuccess;
+    }
+    const out: string[] = [];
+    for (const rule of rules) if (r.t > rule.since && r.t - lastSuccess > rule.timeout * 60) out.push(rule.alert);
+    return out;
+  });
+}

@@ -9,12 +9,14 @@
  */
 import {
   MAX_OUTBOX,
+  alertMatches,
   checkAlert,
   newAlertState,
   pruneEvents,
   timeoutMinutes,
   type AlertEvent,
   type AlertState,
+  type MatchRule,
   type OutboxMessage,
 } from './alerting.js';
 import { EmulatorClock } from './clock.js';
@@ -1005,13 +1007,29 @@ export class EmulatorStore {
     const stored = this.data.get(monitorId);
     let items: DataItemIn[];
     if (stored) items = stored.items.filter((i) => i.utc_mktime >= begin && i.utc_mktime <= end);
-    else items = this.results(monitorId, m, begin, end).results.map(dataItemOf);
+    else {
+      const { sim, results } = this.results(monitorId, m, begin, end);
+      // Not used for SMTP monitors (API 2.8).
+      const matches = sim.smtp ? undefined : alertMatches(this.sim, sim, results, this.matchRules(m));
+      items = results.map((r, i) => dataItemOf(r, matches?.[i] ?? []));
+    }
     const shaped = average === 'raw' ? items : averageItems(items, average === 'hour' ? 3600 : 86400);
     return {
       monitor: monitorId,
       monitor_label: EmulatorStore.label(m),
       data: shaped.map((i) => renderDataItem(i, tz)),
     };
+  }
+
+  private matchRules(m: MonitorRec): MatchRule[] {
+    const rules: MatchRule[] = [];
+    for (const alert of m.alerts) {
+      const a = this.alerts.get(alert);
+      if (!a) continue;
+      const since = this.alertStates.get(alert)?.since ?? m.created;
+      rules.push({ alert, since, timeout: timeoutMinutes(a.timeout, timerMinutes(m.raw.timer)) });
+    }
+    return rules;
   }
 
   allMonitorData(
@@ -1310,8 +1328,8 @@ function checkFailureRate(v: number): number {
   return v;
 }
 
-function dataItemOf(r: TestResult): DataItemIn {
-  return { utc_mktime: r.t, value: r.ms, failed: !r.complete, error: r.error, samples: null, alert_matches: [] };
+function dataItemOf(r: TestResult, alertMatches: string[]): DataItemIn {
+  return { utc_mktime: r.t, value: r.ms, failed: !r.complete, error: r.error, samples: null, alert_matches: alertMatches };
 }
 
 function averageItems(items: DataItemIn[], bucketSeconds: number): DataItemIn[] {

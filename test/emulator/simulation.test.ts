@@ -244,6 +244,58 @@ describe('monitors of the other types', () => {
       for (const e of errors) expect(e, type).toMatch(plausible[type] as RegExp);
     }
   });
+
+  it('fill alert_matches with the alerts whose condition holds at a failed point; SMTP monitors leave it empty', async () => {
+    await emu.control.simulation({ failure_rate: 0 });
+    const [web] = await seedOthers(emu);
+    const smtp = await smtpMonitor(emu);
+    // Timeouts of 15 and 30 minutes, and none (the monitor's timer, 5 minutes, counts).
+    const { alerts } = await emu.control.seed({
+      alerts: [
+        { monitor: web, type: 'up-down', subject_init: 'd', subject_term: 'u', timeout: 15 },
+        { monitor: web, type: 'up-down', subject_init: 'd', subject_term: 'u', timeout: 30 },
+        { monitor: web, type: 'up-down', subject_init: 'd', subject_term: 'u' },
+        { monitor: smtp, type: 'up-down', subject_init: 'd', subject_term: 'u', timeout: 5 },
+      ],
+    });
+    const [a15, a30, aTimer] = alerts as [string, string, string];
+    await emu.control.advance(20 * 60);
+    await emu.control.outage(web as string, 3600);
+    await emu.control.outage(smtp, 3600);
+    await emu.control.advance(40 * 60);
+    // Created 40 minutes into the outage: it matches no earlier point.
+    const late = (await emu.control.seed({ alerts: [{ monitor: web, type: 'up-down', subject_init: 'd', subject_term: 'u', timeout: 5 }] })).alerts[0] as string;
+    await emu.control.advance(20 * 60);
+
+    const items = (await call(emu, 'GET', `/v1/Data/Monitor/${web}/?begin=${T0}`)).json.data as (Item & { alert_matches: string[] })[];
+    const ok = items.filter((i) => !i.failed);
+    const failed = items.filter((i) => i.failed);
+    expect(ok.map((i) => i.alert_matches)).toEqual(ok.map(() => []));
+    expect(failed).toHaveLength(12);
+    // The last reply arrived whole seconds after its test started (milliseconds, rounded up).
+    const last = ok[ok.length - 1] as Item;
+    const replied = last.utc_mktime + Math.ceil((last.value as number) / 1000);
+    const lateAt = failed[8]!.utc_mktime - 1;
+    for (const i of failed) {
+      const since = i.utc_mktime - replied;
+      const expected = [
+        ...(since > 15 * 60 ? [a15] : []),
+        ...(since > 30 * 60 ? [a30] : []),
+        ...(since > 5 * 60 ? [aTimer] : []),
+        ...(i.utc_mktime > lateAt && since > 5 * 60 ? [late] : []),
+      ];
+      expect([...i.alert_matches].sort(), String(i.utc_mktime)).toEqual(expected.sort());
+    }
+    // The 1st failed point matches nothing (its timer has not passed); from the 9th on, every alert matches.
+    expect(failed.map((i) => i.alert_matches.length)).toEqual([0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4, 4]);
+    // Averages carry every alert matched in their bucket.
+    const hours = (await call(emu, 'GET', `/v1/Data/Monitor/${web}/?begin=${T0}&average=hour`)).json.data as { alert_matches: string[] }[];
+    expect(new Set(hours.flatMap((h) => h.alert_matches))).toEqual(new Set([a15, a30, aTimer, late]));
+
+    const mail = (await call(emu, 'GET', `/v1/Data/Monitor/${smtp}/?begin=${T0}`)).json.data as { failed: boolean; alert_matches: string[] }[];
+    expect(mail.filter((i) => i.failed).length).toBeGreaterThan(5);
+    expect(mail.every((i) => i.alert_matches.length === 0)).toBe(true);
+  });
 });
 
 describe('data averages and hop analysis', () => {
