@@ -95,6 +95,27 @@ describe('a list answered empty while the others are full', () => {
     expect(await resources()).toEqual(before);
   });
 
+  it('apply --plan FILE: the saved plan\'s re-read of the account is cross-checked too', async () => {
+    await applyConfig();
+    const before = await resources();
+    // The saved plan names the URL it was made against: make it through the proxy, still truthful.
+    const lies: Lie[] = [];
+    const proxy = await startLyingProxy(emu.url, lies);
+    try {
+      const saved = ws.path('contradictory/plan.json');
+      const plan = await runCli(['plan', config, '--out', saved], { url: proxy.url });
+      expect(plan.code, plan.stderr).toBe(0);
+      lies.push({ path: MONITORS, rewrite: emptyMonitorList });
+      const apply = await runCli(['apply', '--plan', saved, '--auto-approve'], { url: proxy.url });
+      expect(apply.code, apply.stdout + apply.stderr).toBe(1);
+      expect(apply.stderr).toMatch(/^Error: the alert list names 5 monitors the monitor list does not contain \(e\.g\. id \d+\): the service answered an incomplete monitor list; nothing was sent$/m);
+    } finally {
+      await proxy.close();
+    }
+    expect(describeRequests(await writes(emu))).toEqual([]);
+    expect(await resources()).toEqual(before);
+  });
+
   it('an empty alert list while monitors name their alerts: exit 1 naming the monitor and alert lists, not one write', async () => {
     await applyConfig();
     const before = await resources();

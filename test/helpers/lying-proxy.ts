@@ -24,13 +24,13 @@ export interface LyingProxy {
   close(): Promise<void>;
 }
 
+/** `lies` is looked up at each request: a test may add one to the array once the proxy runs. */
 export async function startLyingProxy(target: string, lies: readonly Lie[]): Promise<LyingProxy> {
   const upstream = new URL(target);
   const lied = new Map<string, number>();
-  const byPath = new Map(lies.map((l) => [l.path, l]));
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    const lie = req.method === 'GET' ? byPath.get(path) : undefined;
+    const lie = req.method === 'GET' ? lies.find((l) => l.path === path) : undefined;
     const active = lie !== undefined && (lie.times === undefined || (lied.get(path) ?? 0) < lie.times);
     if (active) lied.set(path, (lied.get(path) ?? 0) + 1);
     const headers: IncomingHttpHeaders = { ...req.headers, host: upstream.host };
