@@ -8,14 +8,18 @@ import { register as registerData } from './data.js';
 import { register as registerDrill } from './drill.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerExport } from './export.js';
+import { register as registerFmt } from './fmt.js';
 import { register as registerPause } from './pause.js';
 import { register as registerPlan } from './plan.js';
+import { register as registerShow } from './show.js';
 import { register as registerStatus } from './status.js';
 import { register as registerValidate } from './validate.js';
 
 export function registerCommands(program: Command): void {
   registerValidate(program);
+  registerFmt(program);
   registerPlan(program);
+  registerShow(program);
   registerApply(program);
   registerExport(program);
   registerStatus(program);
