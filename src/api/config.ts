@@ -1,6 +1,9 @@
 /**
  * Client options from the environment. Every credential is registered with redact() the moment
  * it is read, and no message here ever echoes a URL or credential value: only variable names.
+ *
+ * MONSYNC_DEADLINE (seconds): how long one API call may take in all, its retries and waits
+ * included (src/api/retry.ts, rule 7); default 60, or the per-attempt timeout when that is longer.
  */
 import { registerSecret } from '../util/redact.js';
 import type { MonitoringClientOptions } from './client.js';
@@ -12,12 +15,22 @@ export interface ClientOverrides {
   url?: string;
   timeoutMs?: number;
   concurrency?: number;
+  /** Takes precedence over MONSYNC_DEADLINE. */
+  deadlineMs?: number;
 }
 
 const SANDBOX_HINT = 'for a local sandbox, run `monsync emulator` and set MONSYNC_URL=http://127.0.0.1:8181';
 
 function configError(message: string): ApiError {
   return new ApiError({ kind: 'config', method: '', path: '', message });
+}
+
+function deadlineFromEnv(raw: string | undefined): number | undefined {
+  const v = nonEmpty(raw);
+  if (v === undefined) return undefined;
+  const seconds = Number(v);
+  if (!(Number.isFinite(seconds) && seconds > 0)) throw configError(`MONSYNC_DEADLINE must be a positive number of seconds, got ${JSON.stringify(v)}`);
+  return seconds * 1000;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -70,6 +83,11 @@ export function clientOptionsFromEnv(
   if (overrides.timeoutMs !== undefined) {
     if (!(Number.isFinite(overrides.timeoutMs) && overrides.timeoutMs > 0)) throw configError('timeout must be a positive number of milliseconds');
     opts.timeoutMs = overrides.timeoutMs;
+  }
+  const deadlineMs = overrides.deadlineMs ?? deadlineFromEnv(env['MONSYNC_DEADLINE']);
+  if (deadlineMs !== undefined) {
+    if (!(Number.isFinite(deadlineMs) && deadlineMs > 0)) throw configError('deadline must be a positive number of milliseconds');
+    opts.deadlineMs = deadlineMs;
   }
   if (overrides.concurrency !== undefined) {
     if (!(Number.isInteger(overrides.concurrency) && overrides.concurrency >= 1)) throw configError('concurrency must be a positive integer');

@@ -156,6 +156,27 @@ export interface Token {
   expires_in: number;
 }
 
+/** Options of one call. */
+export interface CallOptions {
+  /**
+   * Once aborted, the call starts no further attempt (nor a create's lookup): the attempt in flight
+   * finishes, and the call fails with its error, `interrupted` set. For apply's Ctrl-C / SIGTERM.
+   */
+  signal?: AbortSignal;
+  /** Told before each request the call sends: 1 for the first, 2 for its first retry, ... */
+  onAttempt?: (attempt: number) => void;
+}
+
+/** Options of a create. */
+export interface CreateOptions<T> extends CallOptions {
+  /**
+   * How to find what this create would have made (by its natural key). Asked when an attempt may
+   * have been applied although its answer was lost; what it finds is the create's result. Without
+   * it such a create fails with `maybeApplied` and is never sent again. See retry.ts, rule 4.
+   */
+  lookup?: () => Promise<T | undefined>;
+}
+
 /** Counters for the summary lines of plan and apply. */
 export interface ClientStats {
   requests: number;
@@ -165,7 +186,8 @@ export interface ClientStats {
 /**
  * Deletes (deleteGroup, deleteMonitor, deleteAlert, resumeAllAlerts, resumeMonitor): when a retry
  * after a lost answer finds the object already gone, the call succeeds with a result carrying only
- * the given id; `wasAlreadyGone(result)` from src/api/gone.ts is then true.
+ * the given id; `wasAlreadyGone(result)` from src/api/gone.ts is then true. Retries follow the one
+ * rule of src/api/retry.ts; callers do not retry on top of it.
  */
 export interface MonitoringApi {
   readonly baseUrl: string;
@@ -192,26 +214,26 @@ export interface MonitoringApi {
   getStatusFilter(query: StatusFilterQuery): Promise<{ t: number; monitor_list: FilteredStatusEntry[] }>;
 
   // 4.3 groups
-  listGroups(): Promise<GroupSummary[]>;
-  getGroup(id: string): Promise<Group>;
-  createGroup(body: GroupCreate): Promise<Group>;
-  updateGroup(id: string, body: GroupUpdate): Promise<Group>;
-  deleteGroup(id: string): Promise<GroupSummary>;
+  listGroups(opts?: CallOptions): Promise<GroupSummary[]>;
+  getGroup(id: string, opts?: CallOptions): Promise<Group>;
+  createGroup(body: GroupCreate, opts?: CreateOptions<Group>): Promise<Group>;
+  updateGroup(id: string, body: GroupUpdate, opts?: CallOptions): Promise<Group>;
+  deleteGroup(id: string, opts?: CallOptions): Promise<GroupSummary>;
 
   // 4.4 monitors
-  listMonitors(): Promise<Monitor[]>;
+  listMonitors(opts?: CallOptions): Promise<Monitor[]>;
   getMonitor(id: string): Promise<Monitor>;
-  createMonitor(body: MonitorCreate): Promise<Monitor>;
-  updateMonitor(id: string, body: MonitorUpdate): Promise<Monitor>;
-  deleteMonitor(id: string): Promise<Monitor>;
+  createMonitor(body: MonitorCreate, opts?: CreateOptions<Monitor>): Promise<Monitor>;
+  updateMonitor(id: string, body: MonitorUpdate, opts?: CallOptions): Promise<Monitor>;
+  deleteMonitor(id: string, opts?: CallOptions): Promise<Monitor>;
 
   // 4.5 alerts
-  listAlerts(): Promise<Alert[]>;
-  getAlert(id: string): Promise<Alert>;
-  createAlert(body: AlertCreate): Promise<Alert>;
+  listAlerts(opts?: CallOptions): Promise<Alert[]>;
+  getAlert(id: string, opts?: CallOptions): Promise<Alert>;
+  createAlert(body: AlertCreate, opts?: CreateOptions<Alert>): Promise<Alert>;
   /** The API shows no response for modify: resolves to the alert if the service returned one, else null. */
-  updateAlert(id: string, body: AlertCreate): Promise<Alert | null>;
-  deleteAlert(id: string): Promise<Alert>;
+  updateAlert(id: string, body: AlertCreate, opts?: CallOptions): Promise<Alert | null>;
+  deleteAlert(id: string, opts?: CallOptions): Promise<Alert>;
 
   // 4.6 pausing
   listPausedAlerts(): Promise<PausedAlert[]>;

@@ -250,7 +250,10 @@ describe('errors', () => {
     const c = client({ sleep: async (ms) => void waits.push(ms) });
     const g = await c.createGroup({ name: 'g' });
     expect(g).toEqual({ id: 'g1', name: 'g', members: [] });
-    expect(waits).toEqual([2000]);
+    // The wait is what is left of the hold when the request reaches the gate: a hair under 2 s.
+    expect(waits).toHaveLength(1);
+    expect(waits[0]!).toBeGreaterThan(1900);
+    expect(waits[0]!).toBeLessThanOrEqual(2000);
     expect(seen).toHaveLength(2);
   });
 
@@ -392,5 +395,206 @@ describe("the service's clock", () => {
     const d = client({ now: () => local });
     await d.listMonitors();
     expect(d.serviceClockOffsetMs()).toBe(0);
+  });
+});
+
+const smtpBody = { type: 'smtp', label: 'x', timer: 5, time_zone: 'UTC', ip_address: 'mx', test_account: 't@e.x' } as const;
+
+/** A sleep the test releases by hand, recording what was asked. */
+function heldSleep() {
+  const asked: number[] = [];
+  const waiting: (() => void)[] = [];
+  return {
+    asked,
+    sleep: (ms: number) => {
+      asked.push(ms);
+      return new Promise<void>((r) => waiting.push(r));
+    },
+    releaseAll: () => waiting.splice(0).forEach((r) => r()),
+  };
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
+  expect(cond()).toBe(true);
+}
+
+describe('the shared 429 gate', () => {
+  it('holds back every request of the client for a 429 Retry-After, not only the one that got it', async () => {
+    handler = (r, res, n) =>
+      n === 1
+        ? json(res, 429, { error: 'slow down' }, { 'retry-after': '2' })
+        : json(res, 200, { path: '', error: null, groups: [], monitor_list: [] });
+    const held = heldSleep();
+    const c = client({ sleep: held.sleep });
+    const first = c.listGroups();
+    await until(() => held.asked.length === 1);
+    // Started while the gate is closed: it waits too, and nothing more reaches the service.
+    const second = c.listMonitors();
+    await until(() => held.asked.length === 2);
+    expect(seen).toHaveLength(1);
+    expect(held.asked.every((ms) => ms > 1900 && ms <= 2000)).toBe(true);
+    held.releaseAll();
+    await expect(first).resolves.toEqual([]);
+    await expect(second).resolves.toEqual([]);
+    expect(seen.map((s) => s.url)).toEqual(['/v1/Config/Group/', '/v1/Config/Group/', '/v1/Config/Monitor/']);
+  });
+
+  it('a 429 without Retry-After holds the gate for the backoff', async () => {
+    handler = (_r, res, n) => (n === 1 ? json(res, 429, { error: 'slow down' }) : json(res, 200, { path: '', error: null, groups: [] }));
+    const held = heldSleep();
+    const c = client({ sleep: held.sleep, random: () => 0.5 });
+    const first = c.listGroups();
+    await until(() => held.asked.length === 1);
+    const second = c.listGroups();
+    await until(() => held.asked.length === 2);
+    expect(seen).toHaveLength(1);
+    held.releaseAll();
+    await Promise.all([first, second]);
+    expect(seen).toHaveLength(3);
+  });
+});
+
+describe('the deadline of a call', () => {
+  it('ends all attempts of a call to a hung service at the deadline, not after every timeout', async () => {
+    handler = () => {}; // never answers
+    const events: RequestEvent[] = [];
+    const c = client({ timeoutMs: 200, deadlineMs: 500, maxRetries: 10, onRequest: (e) => events.push(e) });
+    const t0 = performance.now();
+    const err = await failure(c.listAlerts());
+    const ms = performance.now() - t0;
+    expect(err.kind).toBe('timeout');
+    expect(err.message).toMatch(/deadline of 0\.5 s/);
+    // Two full attempts, then a third cut short or a backoff that would pass the deadline: at most
+    // about 0.5 s, where eleven attempts would take 2.2 s.
+    expect(ms).toBeGreaterThanOrEqual(390);
+    expect(ms).toBeLessThan(1500);
+    expect(events.length).toBeLessThanOrEqual(3);
+  });
+
+  it('does not wait for a Retry-After that ends past the deadline', async () => {
+    handler = (_r, res) => json(res, 429, { error: 'slow down' }, { 'retry-after': '20' });
+    const waits: number[] = [];
+    const c = client({ deadlineMs: 5000, sleep: async (ms) => void waits.push(ms) });
+    const err = await failure(c.listGroups());
+    expect([err.kind, err.status]).toEqual(['http', 429]);
+    expect(err.message).toMatch(/deadline of 5 s \(MONSYNC_DEADLINE\)/);
+    expect(waits).toEqual([]);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('the size of an answer', () => {
+  const big = JSON.stringify({ path: '', error: null, groups: [{ id: '1', name: 'x'.repeat(4000) }] });
+
+  it('reports an answer longer than the cap once, without retrying it (length given up front)', async () => {
+    handler = (_r, res) => json(res, 200, JSON.parse(big));
+    const c = client({ maxResponseBytes: 1024 });
+    const err = await failure(c.listGroups());
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toMatch(/answer larger than 1024 bytes, the most monsync reads \(GET \/v1\/Config\/Group\/\)/);
+    expect(seen).toHaveLength(1);
+    expect(c.stats).toEqual({ requests: 1, retries: 0 });
+  });
+
+  it('reports an answer longer than the cap once, without retrying it (streamed without a length)', async () => {
+    handler = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let i = 0; i < big.length; i += 500) res.write(big.slice(i, i + 500));
+      res.end();
+    };
+    const c = client({ maxResponseBytes: 1024 });
+    const err = await failure(c.listGroups());
+    expect(err.message).toMatch(/answer larger than 1024 bytes/);
+    expect(seen).toHaveLength(1);
+    // Under the cap the same answer reads fine.
+    expect((await client({ maxResponseBytes: 100_000 }).listGroups())[0]!.id).toBe('1');
+  });
+});
+
+describe('"already gone" is read alike everywhere', () => {
+  it('counts a DELETE whose retry is refused with "Unknown group id 9" as done', async () => {
+    handler = (_r, res, n) => (n === 1 ? json(res, 503, { error: 'busy' }) : json(res, 200, { path: '', error: 'Unknown group id 9' }));
+    const g = await client().deleteGroup('9');
+    expect(wasAlreadyGone(g)).toBe(true);
+  });
+
+  it('does not count a retried DELETE refused with "unknown error" or a 500 "no such table" as done', async () => {
+    handler = (_r, res, n) => (n === 1 ? json(res, 503, { error: 'busy' }) : json(res, 200, { path: '', error: 'unknown error' }));
+    expect((await failure(client().deleteGroup('9'))).serviceError).toBe('unknown error');
+    handler = (_r, res, n) => (n % 2 === 1 ? json(res, 503, { error: 'busy' }) : json(res, 500, { error: 'no such table' }));
+    expect((await failure(client().deleteGroup('9'))).status).toBe(500);
+  });
+});
+
+describe('a create whose answer was lost asks the caller before anything is sent again', () => {
+  const made = { id: 'm7', type: 'smtp', label: 'x' };
+
+  it('takes what the lookup finds after a dropped answer, sending the create once', async () => {
+    handler = (_r, res) => res.socket!.destroy();
+    let lookups = 0;
+    const c = client();
+    const m = await c.createMonitor(smtpBody, { lookup: async () => (lookups++, { ...made, id: 'found-1' } as never) });
+    expect(m).toMatchObject({ id: 'found-1' });
+    expect(lookups).toBe(1);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('sends it again after an answered 503 when the lookup finds nothing, within the one budget', async () => {
+    handler = (_r, res) => json(res, 503, { error: 'busy' });
+    let lookups = 0;
+    const attempts: number[] = [];
+    const c = client({ maxRetries: 4 });
+    const err = await failure(c.createMonitor(smtpBody, { lookup: async () => void lookups++, onAttempt: (n) => attempts.push(n) }));
+    expect([err.kind, err.status]).toEqual(['http', 503]);
+    // 1 + maxRetries sends, each followed by a lookup: never more.
+    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(5);
+    expect(attempts).toEqual([1, 2, 3, 4, 5]);
+    expect(lookups).toBe(5);
+    expect(c.stats).toEqual({ requests: 5, retries: 4 });
+  });
+
+  it('a resend that gets through is the result', async () => {
+    handler = (_r, res, n) => (n === 1 ? json(res, 503, { error: 'busy' }) : json(res, 200, { path: '', error: null, monitor: made }));
+    const m = await client().createMonitor(smtpBody, { lookup: async () => undefined });
+    expect(m.id).toBe('m7');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('never sends it again after a timeout the lookup cannot see: it may still be in flight', async () => {
+    handler = () => {};
+    const err = await failure(client({ timeoutMs: 100 }).createMonitor(smtpBody, { lookup: async () => undefined }));
+    expect(err.message).toMatch(/may still create it, so monsync did not send it again/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('fails, saying so, when the lookup itself fails', async () => {
+    handler = (_r, res) => res.socket!.destroy();
+    const err = await failure(
+      client().createMonitor(smtpBody, {
+        lookup: async () => {
+          throw new ApiError({ kind: 'http', method: 'GET', path: '/v1/Config/Monitor/', message: 'HTTP 503', status: 503 });
+        },
+      }),
+    );
+    expect(err.message).toMatch(/could not check whether the service created it: HTTP 503 \(GET \/v1\/Config\/Monitor\/\)/);
+    expect(err.maybeApplied).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('a call given a signal', () => {
+  it('starts no retry once the signal is aborted; the attempt in flight finishes', async () => {
+    handler = (_r, res) => json(res, 503, { error: 'busy' });
+    const held = heldSleep();
+    const controller = new AbortController();
+    const c = client({ sleep: held.sleep });
+    const p = failure(c.updateMonitor('m1', { timer: 10 }, { signal: controller.signal }));
+    await until(() => held.asked.length === 1);
+    controller.abort();
+    const err = await p;
+    expect(err.interrupted).toBe(true);
+    expect(err.message).toMatch(/; interrupted before retrying$/);
+    expect(seen).toHaveLength(1);
   });
 });

@@ -35,6 +35,18 @@ describe('clientOptionsFromEnv', () => {
     expect(opts).toMatchObject({ clientId: 'cid', clientSecret: 'secret-config-test-2', timeoutMs: 5000, concurrency: 3 });
   });
 
+  it('reads the deadline of a call from MONSYNC_DEADLINE in seconds, and refuses one that is not a positive number', () => {
+    expect(clientOptionsFromEnv({ ...BASE, MONSYNC_DEADLINE: '90' }).deadlineMs).toBe(90_000);
+    expect(clientOptionsFromEnv({ ...BASE, MONSYNC_DEADLINE: '0.5' }).deadlineMs).toBe(500);
+    expect(clientOptionsFromEnv({ ...BASE, MONSYNC_DEADLINE: '' }).deadlineMs).toBeUndefined();
+    expect(clientOptionsFromEnv({ ...BASE, MONSYNC_DEADLINE: '90' }, { deadlineMs: 1000 }).deadlineMs).toBe(1000);
+    for (const bad of ['0', '-3', 'a minute', 'Infinity']) {
+      expect(configError(() => clientOptionsFromEnv({ ...BASE, MONSYNC_DEADLINE: bad })).message).toBe(
+        `MONSYNC_DEADLINE must be a positive number of seconds, got ${JSON.stringify(bad)}`,
+      );
+    }
+  });
+
   it('registers secrets for redaction', () => {
     clientOptionsFromEnv({ ...BASE, MONSYNC_PASSWORD: 'pw-registered-3', MONSYNC_CLIENT_ID: 'c', MONSYNC_CLIENT_SECRET: 'cs-registered-4' });
     expect(redact('x pw-registered-3 y cs-registered-4')).toBe('x *** y ***');

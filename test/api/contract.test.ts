@@ -566,6 +566,21 @@ describe('retries under injected faults', () => {
     expect((await requests()).map((r) => r.status)).toEqual([200, 429, 200]);
   });
 
+  it('fails a call to a slowed service at its deadline, with at most the attempts that fit in it', async () => {
+    await emu.control.faults({ latency_ms: 800, methods: ['GET'] });
+    const events: RequestEvent[] = [];
+    const c = client({ timeoutMs: 150, deadlineMs: 350, sleep: async () => {}, onRequest: (e) => events.push(e) });
+    const t0 = performance.now();
+    const err = await failure(c.listMonitors());
+    expect(err.kind).toBe('timeout');
+    expect(err.message).toMatch(/deadline of 0\.4 s/);
+    // Five attempts of 150 ms would take 750 ms.
+    expect(performance.now() - t0).toBeLessThan(600);
+    expect(events.length).toBeLessThanOrEqual(3);
+    // The emulator still answers them after its latency: let them land before the next test.
+    for (let i = 0; i < 100 && (await requests()).length < events.length; i++) await new Promise((r) => setTimeout(r, 50));
+  });
+
   it('retries a read whose response was dropped', async () => {
     const m = await client().createMonitor(smtp('mx'));
     await emu.control.clearRequests();

@@ -1,0 +1,573 @@
+/**
+ * The one way a request reaches the service, and the one retry policy (retry.ts): one keep-alive
+ * pool per client, one concurrency cap for all its requests, the shared 429 gate (gate.ts), a
+ * per-attempt timeout inside an overall per-call deadline, a cap on the size of an answer, and
+ * status / `error` checks. Results are parsed JSON objects; endpoints.ts makes them canonical.
+ *
+ * Why not undici's own retry interceptor (`interceptors.retry`, `RetryAgent`): it retries one
+ * dispatch at a time, and what this client must do happens around dispatches. A create must never
+ * be sent again once it may have been applied, and before any resend the caller's lookup reads the
+ * account (more requests through this same client); a 429 must hold back every request of the
+ * client, not the one that got it; a call needs one deadline over all its attempts and waits; a v2
+ * 401 needs a new token, i.e. another Authorization header; and each attempt is reported
+ * (onRequest, stats) and stoppable by apply's signal. A retry function given to the interceptor
+ * could decide, but the gate, the deadline, the lookup and the header would still live here, so
+ * the loop stays here, in one place, with the decision itself in retry.ts.
+ */
+import type { Dispatcher, Pool } from 'undici';
+// Pool and request() alone, not the package index: the index also loads fetch, WebSocket, the cache
+// and the mocks, ~40 ms more of every command's start-up (measured in a fresh process). The index
+// would install request() on every dispatcher; here it is called with the pool as `this`. The version
+// is pinned by the lockfile and every test of the client goes through this path.
+import undiciRequest from 'undici/lib/api/api-request.js';
+import PoolClass from 'undici/lib/dispatcher/pool.js';
+import { redact } from '../util/redact.js';
+import { VERSION } from '../version.js';
+import { ApiError, type ApiErrorKind } from './errors.js';
+import { RateGate } from './gate.js';
+import { isGoneAnswer } from './gone.js';
+import { settleLostCreate } from './lost-create.js';
+import { isObject, type Origin } from './normalize.js';
+import { backoffMs, classifyMethod, isRetryableStatus, mayHaveApplied, parseRetryAfter, retryDecision, type Failure } from './retry.js';
+import { Semaphore } from './semaphore.js';
+import type { AuthMode, Credentials } from './token.js';
+import type { CallOptions, ClientStats, CreateOptions } from './types.js';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_DEADLINE_MS = 60_000;
+export const DEFAULT_CONCURRENCY = 16;
+export const DEFAULT_MAX_RETRIES = 4;
+/** Decimal megabytes: a longer answer would not fit in one JavaScript string anyway (~536 M characters). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 512_000_000;
+const MAX_SERVICE_ERROR_CHARS = 500;
+
+export type Obj = Record<string, unknown>;
+
+export interface RequestEvent {
+  method: string;
+  /** API path with query, without the base URL. */
+  path: string;
+  /** HTTP status, or null when no answer came (timeout, connection failure). */
+  status: number | null;
+  ms: number;
+  /** 1 for the first attempt of a call, 2 for its first retry, ... */
+  attempt: number;
+}
+
+export interface TransportOptions {
+  /** scheme://host[:port] */
+  origin: string;
+  /** Path prefix without trailing slash ('' for none). */
+  prefix: string;
+  timeoutMs?: number;
+  deadlineMs?: number;
+  concurrency?: number;
+  maxRetries?: number;
+  maxResponseBytes?: number;
+  onRequest?: (e: RequestEvent) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Wall clock, for the service's clock offset (Date header). */
+  now?: () => number;
+}
+
+export interface CallSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** API path, e.g. /v1/Config/Monitor/ */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  json?: unknown;
+  form?: string;
+  auth: AuthMode;
+}
+
+/** Returned by a DELETE whose object was already gone after an earlier attempt's answer was lost. */
+export const GONE = Symbol('gone');
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** One call's use of its budget: shared by the resends of a create. */
+interface Run {
+  attempt: number;
+  retriesUsed: number;
+  /** Monotonic ms; set at the first send. */
+  deadlineAt: number | null;
+  earlierMaybeApplied: boolean;
+  refreshedToken: boolean;
+  lastError: ApiError | null;
+}
+
+const newRun = (): Run => ({ attempt: 0, retriesUsed: 0, deadlineAt: null, earlierMaybeApplied: false, refreshedToken: false, lastError: null });
+
+/** What one answer or failure means for the call. */
+type Verdict = { done: Obj | typeof GONE } | { again: true } | { retry: ApiError; waitMs: number; holdMs?: number };
+
+class AttemptFailure extends Error {
+  constructor(
+    readonly failure: Failure,
+    readonly apiKind: ApiErrorKind,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (e: unknown): void => {
+    if (!e || typeof e !== 'object' || seen.has(e)) return;
+    seen.add(e);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    visit((e as { cause?: unknown }).cause);
+    const inner = (e as { errors?: unknown }).errors;
+    if (Array.isArray(inner)) inner.forEach(visit);
+  };
+  visit(err);
+  return codes;
+}
+
+function megabytes(bytes: number): string {
+  return bytes >= 1_000_000 ? `${Math.round(bytes / 1_000_000)} MB` : `${bytes} bytes`;
+}
+
+function tooLarge(cap: number): AttemptFailure {
+  return new AttemptFailure({ kind: 'too-large' }, 'malformed', `answer larger than ${megabytes(cap)}, the most monsync reads`);
+}
+
+/**
+ * Maps what undici threw to the retry rule's failure classes. Only error codes reach messages.
+ * `fired`: this client's own timer ended the attempt; `timeoutText` says which limit that was.
+ */
+function classifyTransportError(err: unknown, fired: boolean, timeoutText: string, cap: number): AttemptFailure {
+  if (fired) return new AttemptFailure({ kind: 'timeout' }, 'timeout', timeoutText);
+  const codes = errorCodes(err);
+  if (codes.includes(TOO_LARGE_CODE)) return tooLarge(cap);
+  const code = codes.find((c) => NOT_SENT_CODES.has(c) || TIMEOUT_CODES.has(c) || c === 'UND_ERR_CONNECT_TIMEOUT') ?? codes[0];
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new AttemptFailure({ kind: 'not-sent' }, 'timeout', 'connect timed out (UND_ERR_CONNECT_TIMEOUT)');
+  }
+  if (code !== undefined && NOT_SENT_CODES.has(code)) {
+    return new AttemptFailure({ kind: 'not-sent' }, 'network', `could not connect (${code})`);
+  }
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
+    return new AttemptFailure({ kind: 'timeout' }, 'timeout', timeoutText);
+  }
+  // Anything else (reset, socket closed, broken pipe) may have happened after the request was written.
+  return new AttemptFailure({ kind: 'reset' }, 'network', `connection lost${code ? ` (${code})` : ''}`);
+}
+
+function realSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function cleanServiceError(s: string): string {
+  const r = redact(s);
+  return r.length > MAX_SERVICE_ERROR_CHARS ? `${r.slice(0, MAX_SERVICE_ERROR_CHARS)}...` : r;
+}
+
+/** The service's error text from a parsed body, if it sent one. */
+function serviceErrorOf(body: unknown): string | null {
+  if (!isObject(body)) return null;
+  for (const key of ['error', 'error_description', 'detail', 'message']) {
+    const v = body[key];
+    if (typeof v === 'string' && v !== '') return cleanServiceError(v);
+  }
+  const e = body['error'];
+  if (e !== undefined && e !== null && e !== '') return cleanServiceError(JSON.stringify(e));
+  return null;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function positive(name: string, v: number): number {
+  if (!(v > 0)) throw new ApiError({ kind: 'config', method: '', path: '', message: `${name} must be positive` });
+  return v;
+}
+
+function whole(name: string, v: number, min: number): number {
+  if (!Number.isInteger(v) || v < min) {
+    throw new ApiError({ kind: 'config', method: '', path: '', message: `${name} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer` });
+  }
+  return v;
+}
+
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+
+export class Transport {
+  readonly stats: ClientStats = { requests: 0, retries: 0 };
+  readonly maxRetries: number;
+
+  private readonly prefix: string;
+  private readonly pool: Pool;
+  private readonly semaphore: Semaphore;
+  private readonly gate: RateGate;
+  private readonly timeoutMs: number;
+  private readonly deadlineMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly onRequest: ((e: RequestEvent) => void) | undefined;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly now: () => number;
+  /** Monotonic: deadlines and the gate must not jump with the wall clock. */
+  private readonly clock = (): number => performance.now();
+  /** Service clock minus local clock, from the last Date header. */
+  private clockOffsetMs = 0;
+
+  constructor(
+    opts: TransportOptions,
+    private readonly credentials: Credentials,
+  ) {
+    this.prefix = opts.prefix;
+    this.timeoutMs = positive('timeoutMs', opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    // A deadline shorter than one attempt's timeout would make a longer --timeout meaningless.
+    this.deadlineMs = positive('deadlineMs', opts.deadlineMs ?? Math.max(DEFAULT_DEADLINE_MS, this.timeoutMs));
+    const concurrency = whole('concurrency', opts.concurrency ?? DEFAULT_CONCURRENCY, 1);
+    this.maxRetries = whole('maxRetries', opts.maxRetries ?? DEFAULT_MAX_RETRIES, 0);
+    this.maxResponseBytes = whole('maxResponseBytes', opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 1);
+    this.semaphore = new Semaphore(concurrency);
+    this.gate = new RateGate(this.clock);
+    this.pool = new PoolClass(opts.origin, {
+      connections: concurrency,
+      // Short idle life: a socket the server already closed must not be picked for a create.
+      keepAliveTimeout: 4_000,
+      connectTimeout: Math.min(this.timeoutMs, 10_000),
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      maxResponseSize: this.maxResponseBytes,
+    });
+    this.onRequest = opts.onRequest;
+    this.sleep = opts.sleep ?? realSleep;
+    this.random = opts.random ?? Math.random;
+    this.now = opts.now ?? Date.now;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  destroy(): Promise<void> {
+    return this.pool.destroy();
+  }
+
+  serviceClockOffsetMs(): number {
+    // The header has whole seconds and arrives after some network time: two clocks that agree look
+    // up to ~2 s apart, and that must not shift a time shown to the minute.
+    return Math.abs(this.clockOffsetMs) < 2000 ? 0 : this.clockOffsetMs;
+  }
+
+  private noteServiceClock(date: string | string[] | undefined): void {
+    const value = Array.isArray(date) ? date[0] : date;
+    if (!value) return;
+    const t = Date.parse(value);
+    // The header drops the fraction of its second: the service's time was in [t, t + 1 s). Whole
+    // seconds, taken from the middle of that, keep a clock moved by whole seconds exact.
+    if (Number.isFinite(t)) this.clockOffsetMs = Math.round((t + 500 - this.now()) / 1000) * 1000;
+  }
+
+  fullPath(spec: CallSpec): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(spec.query ?? {})) {
+      if (v !== undefined) params.set(k, String(v));
+    }
+    const qs = params.toString();
+    return qs === '' ? spec.path : `${spec.path}?${qs}`;
+  }
+
+  /** Where a body came from, for malformed-response errors. */
+  originOf(spec: CallSpec): Origin {
+    return { method: spec.method, path: this.fullPath(spec), maybeApplied: classifyMethod(spec.method, spec.path) !== 'read' };
+  }
+
+  /**
+   * Runs one API call under the retry rule. Resolves to the parsed body, or GONE for a DELETE that
+   * found its object already deleted by an earlier attempt whose answer was lost.
+   */
+  async call(spec: CallSpec, opts: CallOptions = {}, run: Run = newRun()): Promise<Obj | typeof GONE> {
+    const display = this.fullPath(spec);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `monsync/${VERSION}` };
+    let body: string | undefined;
+    if (spec.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(spec.json);
+    } else if (spec.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = spec.form;
+    }
+    for (;;) {
+      const auth = await this.credentials.header(spec.auth, spec.method, display);
+      headers['authorization'] = auth;
+      const res = await this.attempt(spec, display, headers, body, run, opts);
+      const verdict = res instanceof AttemptFailure ? this.judgeFailure(spec, display, res, run) : this.judgeAnswer(spec, display, res, auth, run);
+      if ('done' in verdict) return verdict.done;
+      if ('again' in verdict) continue;
+      run.lastError = verdict.retry;
+      if (verdict.holdMs !== undefined) this.gate.hold(verdict.holdMs);
+      await this.pause(verdict.waitMs, run, opts, verdict.retry, '; interrupted before retrying');
+      run.retriesUsed++;
+      this.stats.retries++;
+    }
+  }
+
+  /** call() for everything except DELETE: GONE cannot happen. */
+  async callObj(spec: CallSpec, opts: CallOptions = {}, run: Run = newRun()): Promise<{ body: Obj; origin: Origin }> {
+    const body = await this.call(spec, opts, run);
+    const origin = this.originOf(spec);
+    if (body === GONE) throw new ApiError({ kind: 'malformed', ...origin, message: 'unexpected empty result' });
+    return { body, origin };
+  }
+
+  /**
+   * A create: call() and `parse`, and when an attempt may have been applied although its answer
+   * was lost, the caller's lookup before anything is sent again (retry.ts, rule 4). Resends share
+   * the call's one budget and deadline.
+   */
+  async create<T>(spec: CallSpec, parse: (body: Obj, origin: Origin) => T, opts: CreateOptions<T> = {}): Promise<T> {
+    const run = newRun();
+    for (;;) {
+      let err: ApiError;
+      try {
+        const { body, origin } = await this.callObj(spec, opts, run);
+        return parse(body, origin);
+      } catch (e) {
+        if (!(e instanceof ApiError) || !e.maybeApplied || opts.lookup === undefined) throw e;
+        err = e;
+      }
+      // A short wait first gives a request still being processed time to land, so the lookup
+      // sees it instead of a resend duplicating it.
+      // The lookup is made even at the deadline: it only reads, and it may prove the create done.
+      const wait = backoffMs(run.retriesUsed + 1, null, this.random);
+      await this.pause(wait, run, opts, err, '; interrupted before checking whether the service created it (plan again will show it)', true);
+      const found = await settleLostCreate(err, opts.lookup, opts.signal);
+      if (found !== undefined) return found;
+      // Not there, and the service answered, so it is done with the request: safe to send again.
+      if (!isRetryableStatus(err.status) || run.retriesUsed >= this.maxRetries) throw err;
+      if (this.timeLeft(run) <= 0) throw this.pastDeadline(err);
+      if (opts.signal?.aborted) throw err.withFollowUp('; interrupted before retrying', { interrupted: true });
+      run.lastError = err;
+      run.retriesUsed++;
+      this.stats.retries++;
+    }
+  }
+
+  private timeLeft(run: Run): number {
+    return run.deadlineAt === null ? this.deadlineMs : run.deadlineAt - this.clock();
+  }
+
+  private pastDeadline(err: ApiError): ApiError {
+    return err.withFollowUp(`; gave up at the call's deadline of ${seconds(this.deadlineMs)} (MONSYNC_DEADLINE)`);
+  }
+
+  /**
+   * Waits `ms` before the next step of a call. When its signal is aborted (before or during the
+   * wait) the call fails with `err` and `interruptedText`; a wait that would pass the deadline fails
+   * it too, unless `shorten`: then it ends at the deadline.
+   */
+  private async pause(ms: number, run: Run, opts: CallOptions, err: ApiError, interruptedText: string, shorten = false): Promise<void> {
+    const interrupted = () => err.withFollowUp(interruptedText, { interrupted: true });
+    const signal = opts.signal;
+    if (signal?.aborted) throw interrupted();
+    if (run.deadlineAt !== null && this.clock() + ms > run.deadlineAt) {
+      if (!shorten) throw this.pastDeadline(err);
+      ms = run.deadlineAt - this.clock();
+    }
+    if (ms <= 0) return;
+    if (!signal) {
+      await this.sleep(ms);
+      return;
+    }
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = resolve;
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.sleep(ms), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort!);
+    }
+    if (signal.aborted) throw interrupted();
+  }
+
+  /** Waits for the 429 gate and a concurrency slot; returns the slot's release. */
+  private async turn(spec: CallSpec, display: string, run: Run, opts: CallOptions): Promise<() => void> {
+    // Before the first send there is no failure to report: an interruption then is one of its own.
+    const err =
+      run.lastError ??
+      new ApiError({ kind: 'network', method: spec.method, path: display, message: 'not sent: the service had asked to slow down (HTTP 429)' });
+    const wait = (ms: number) => this.pause(ms, run, opts, err, '; interrupted while waiting');
+    for (;;) {
+      await this.gate.pass(wait);
+      const passed = this.gate.until;
+      const release = await this.semaphore.acquire();
+      // A 429 may have closed the gate again while this request waited for its slot.
+      if (this.gate.until === passed || this.gate.remaining() === 0) return release;
+      release();
+    }
+  }
+
+  /** One HTTP exchange. Resolves to the answer, or to an AttemptFailure when none came. */
+  private async attempt(
+    spec: CallSpec,
+    display: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    run: Run,
+    opts: CallOptions,
+  ): Promise<RawResponse | AttemptFailure> {
+    const release = await this.turn(spec, display, run, opts);
+    run.attempt++;
+    run.deadlineAt ??= this.clock() + this.deadlineMs;
+    const left = run.deadlineAt - this.clock();
+    if (left <= 0 && run.lastError) {
+      release();
+      throw this.pastDeadline(run.lastError);
+    }
+    const timeoutMs = Math.max(1, Math.min(this.timeoutMs, left));
+    const timedOut =
+      timeoutMs < this.timeoutMs ? `no answer before the call's deadline of ${seconds(this.deadlineMs)}` : `no answer within the timeout of ${this.timeoutMs} ms`;
+    try {
+      opts.onAttempt?.(run.attempt);
+    } catch {
+      // An observer must not change the outcome of a call.
+    }
+    const started = performance.now();
+    const controller = new AbortController();
+    let fired = false;
+    const timer = setTimeout(() => {
+      fired = true;
+      controller.abort();
+    }, timeoutMs);
+    let result: RawResponse | AttemptFailure;
+    try {
+      const res = await undiciRequest.call(this.pool, {
+        method: spec.method as Dispatcher.HttpMethod,
+        path: this.prefix + display,
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      const length = Number(res.headers['content-length']);
+      if (Number.isFinite(length) && length > this.maxResponseBytes) {
+        // Said up front: not one byte of it is read.
+        res.body.destroy();
+        result = tooLarge(this.maxResponseBytes);
+      } else {
+        result = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+      }
+    } catch (err) {
+      result = classifyTransportError(err, fired, timedOut, this.maxResponseBytes);
+    } finally {
+      clearTimeout(timer);
+      release();
+    }
+    this.report(spec.method, display, result, started, run.attempt);
+    return result;
+  }
+
+  private report(method: string, path: string, result: RawResponse | AttemptFailure, started: number, attempt: number): void {
+    this.stats.requests++;
+    try {
+      const status = result instanceof AttemptFailure ? null : result.status;
+      this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started), attempt });
+    } catch {
+      // An observer must not change the outcome of a call.
+    }
+  }
+
+  private judgeFailure(spec: CallSpec, display: string, f: AttemptFailure, run: Run): Verdict {
+    const decision = retryDecision(spec.method, spec.path, f.failure, run.retriesUsed + 1, this.maxRetries);
+    const error = new ApiError({
+      kind: f.apiKind,
+      method: spec.method,
+      path: display,
+      message: `${f.detail}${run.attempt > 1 ? ` (${run.attempt} attempts)` : ''}`,
+      maybeApplied: decision.maybeApplied,
+    });
+    if (!decision.retry) throw error;
+    run.earlierMaybeApplied ||= mayHaveApplied(f.failure);
+    return { retry: error, waitMs: backoffMs(run.retriesUsed + 1, null, this.random) };
+  }
+
+  private judgeAnswer(spec: CallSpec, display: string, r: RawResponse, auth: string, run: Run): Verdict {
+    this.noteServiceClock(r.headers['date']);
+    const parsed = parseJson(r.text);
+    const serviceError = parsed.ok ? serviceErrorOf(parsed.value) : null;
+    const gone = spec.method === 'DELETE' && run.earlierMaybeApplied && isGoneAnswer(r.status, serviceError);
+    if (r.status < 200 || r.status >= 300) {
+      if (spec.auth === 'v2' && r.status === 401 && !run.refreshedToken) {
+        // The token may have expired early or been revoked: fetch one new token, retry once.
+        run.refreshedToken = true;
+        this.credentials.rejected(auth);
+        this.stats.retries++;
+        return { again: true };
+      }
+      if (gone) return { done: GONE };
+      return this.judgeStatus(spec, display, r, serviceError, run);
+    }
+    if (!parsed.ok || !isObject(parsed.value)) {
+      throw new ApiError({
+        kind: 'malformed',
+        method: spec.method,
+        path: display,
+        message: parsed.ok ? 'malformed response: body is not a JSON object' : 'malformed response: body is not JSON',
+        status: r.status,
+        // A write answered 2xx was done, however garbled the answer.
+        maybeApplied: classifyMethod(spec.method, spec.path) !== 'read',
+      });
+    }
+    const obj = parsed.value;
+    const err = obj['error'];
+    // The contract says null when there is no error; an empty string says no more, so a 2xx with
+    // `error: ""` is a success rather than a failure with nothing to report.
+    if (err === undefined || err === null || err === '') return { done: obj };
+    if (gone) return { done: GONE };
+    const text = serviceError ?? 'unspecified error';
+    throw new ApiError({
+      kind: 'service',
+      method: spec.method,
+      path: display,
+      message: `service refused the request: ${text}`,
+      status: r.status,
+      serviceError: text,
+    });
+  }
+
+  private judgeStatus(spec: CallSpec, display: string, r: RawResponse, serviceError: string | null, run: Run): Verdict {
+    const failure: Failure = { kind: 'status', status: r.status };
+    const decision = retryDecision(spec.method, spec.path, failure, run.retriesUsed + 1, this.maxRetries);
+    const isAuth = r.status === 401 || r.status === 403 || (spec.auth === 'token' && r.status >= 400 && r.status < 500);
+    const what = isAuth ? (spec.auth === 'token' ? `token request refused (HTTP ${r.status})` : `not authorised (HTTP ${r.status})`) : `HTTP ${r.status}`;
+    const error = new ApiError({
+      kind: isAuth ? 'auth' : 'http',
+      method: spec.method,
+      path: display,
+      message: serviceError ? `${what}: ${serviceError}` : what,
+      status: r.status,
+      serviceError,
+      maybeApplied: decision.maybeApplied,
+    });
+    if (!decision.retry) throw error;
+    run.earlierMaybeApplied ||= mayHaveApplied(failure);
+    if (r.status !== 429) return { retry: error, waitMs: backoffMs(run.retriesUsed + 1, null, this.random) };
+    // The gate holds this request back with every other one; it needs no wait of its own.
+    const retryAfter = parseRetryAfter(r.headers['retry-after'], this.now());
+    return { retry: error, waitMs: 0, holdMs: backoffMs(run.retriesUsed + 1, retryAfter, this.random) };
+  }
+}
