@@ -7,7 +7,7 @@ import { parseFaultConfig, type FaultInjector } from './faults.js';
 import type { RequestLog } from './request-log.js';
 import { Router } from './routes.js';
 import { applySeed, isSeedName } from './seed.js';
-import type { EmulatorStore, SeedName } from './store.js';
+import type { EmulatorStore, SeedName } from './store/index.js';
 import { isObject, show } from './validate.js';
 
 export interface ControlContext {

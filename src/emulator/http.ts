@@ -21,7 +21,7 @@ import {
   type RouteResult,
   type Router,
 } from './routes.js';
-import type { EmulatorStore, SeedName } from './store.js';
+import type { EmulatorStore, SeedName } from './store/index.js';
 
 export interface Runtime {
   store: EmulatorStore;

@@ -13,11 +13,11 @@ import { StateFileError, StatePersister, readStateFile } from './persist.js';
 import { RequestLog } from './request-log.js';
 import { buildApiRouter } from './routes.js';
 import { applySeed } from './seed.js';
-import { EmulatorStore, type SeedName } from './store.js';
+import { EmulatorStore, type SeedName } from './store/index.js';
 
 export { DEFAULT_CREDENTIALS, type Credentials } from './auth.js';
 export { StateFileError } from './persist.js';
-export { EmulatorStore, type SeedName } from './store.js';
+export { EmulatorStore, type SeedName } from './store/index.js';
 
 export interface EmulatorOptions {
   host?: string;

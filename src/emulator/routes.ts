@@ -7,7 +7,7 @@ import type { EmulatorClock } from './clock.js';
 import { StoreError, badRequest, notFound } from './errors.js';
 import type { TokenService } from './auth.js';
 import { docsFile, docsPage } from './docs.js';
-import type { Average, EmulatorStore } from './store.js';
+import type { Average, EmulatorStore } from './store/index.js';
 import { validatePauseBody } from './validate.js';
 
 export type Api = 'v1' | 'v2' | 'control';

@@ -4,7 +4,7 @@
  * `ip_address`, display-form monitor types) and an SMTP monitor that was made in the web UI and
  * so carries no ownership marker in `meta`.
  */
-import type { EmulatorStore, SeedBody, SeedName } from './store.js';
+import type { EmulatorStore, SeedBody, SeedName } from './store/index.js';
 
 export const DEFAULT_SEED: SeedBody = {
   destinations: [

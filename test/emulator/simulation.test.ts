@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../../src/emulator/clock.js';
 import { DEFAULT_SEED } from '../../src/emulator/seed.js';
-import { EmulatorStore } from '../../src/emulator/store.js';
+import { EmulatorStore } from '../../src/emulator/store/index.js';
 import { apiCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 /** A fixed start, 30 s into a minute, so real time running during a test never crosses a minute check. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../../src/emulator/clock.js';
 import { StoreError } from '../../src/emulator/errors.js';
 import { DEFAULT_SEED, applySeed } from '../../src/emulator/seed.js';
-import { EmulatorStore, displayType } from '../../src/emulator/store.js';
+import { EmulatorStore, displayType } from '../../src/emulator/store/index.js';
 
 const smtp = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
   type: 'smtp',
