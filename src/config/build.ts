@@ -10,7 +10,8 @@ export function buildState(r: Resolved): DesiredState {
   const groups: DesiredGroup[] = r.groups.map((g) => ({
     name: g.raw.name,
     previous_names: [...(g.raw.previous_names ?? [])],
-    monitors: [...(g.raw.monitors ?? [])],
+    // Left out: the group's membership is not managed (README, Semantics).
+    monitors: g.raw.monitors === undefined ? null : [...g.raw.monitors],
     source: valuePos(g.ref),
   }));
   return {

@@ -81,8 +81,11 @@ export interface DesiredMonitor {
 export interface DesiredGroup {
   name: string;
   previous_names: string[];
-  /** Monitor labels, managed here or not. */
-  monitors: string[];
+  /**
+   * Monitor labels, managed here or not: the group's whole membership (but for ignored monitors).
+   * Null when the configuration leaves `monitors` out: the membership is not managed then.
+   */
+  monitors: string[] | null;
   source: SourceRef;
 }
 

@@ -5,7 +5,11 @@
  * alerts by their monitor plus subject_init. Renames are declared (previous_labels, previous_names,
  * previous_subjects) so that a rename keeps the live id, and with it alert history and membership.
  * Anything ambiguous or contradictory is a problem the user must fix; every problem is collected and
- * thrown together as one PlanError.
+ * thrown together as one PlanError. The one exception is copies monsync itself could have made (two
+ * applies racing): copies of a declared monitor that all carry this owner's marker, of a declared
+ * group's name, or of an alert on a monitor this configuration owns (or exact copies of a declared
+ * one elsewhere) heal: one is kept and the others are deleted (`note.duplicate_of`). README's
+ * "Semantics" section states every rule applied here; test/plan/semantics.test.ts pins each.
  */
 import {
   DOCUMENTED_MONITOR_DEFAULTS,
@@ -30,6 +34,7 @@ import {
   type Change,
   type ChangeNote,
   type IdOrRef,
+  type NearMiss,
   type Plan,
   type UnmanagedCounts,
 } from './types.js';
@@ -109,6 +114,38 @@ function byId<T extends { id: string }>(a: T, b: T): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+const DIGITS = /^[0-9]+$/;
+
+/** Ids in the order the service gave them out: by number when both are numbers ('9' before '10'), else as text. */
+export function compareIds(a: string, b: string): number {
+  if (DIGITS.test(a) && DIGITS.test(b)) {
+    const x = a.replace(/^0+(?=.)/, '');
+    const y = b.replace(/^0+(?=.)/, '');
+    if (x.length !== y.length) return x.length - y.length;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The copy with the most `weight`, the lowest id among equals: one answer whatever order the account lists them in. */
+function keeperOf<T extends { id: string }>(copies: readonly T[], weight: (x: T) => number = () => 0): T {
+  let best = copies[0]!;
+  let bestWeight = weight(best);
+  for (let i = 1; i < copies.length; i++) {
+    const c = copies[i]!;
+    const w = weight(c);
+    if (w > bestWeight || (w === bestWeight && compareIds(c.id, best.id) < 0)) {
+      best = c;
+      bestWeight = w;
+    }
+  }
+  return best;
+}
+
+/** Alerts of a type the API cannot create (anything but up-down; '' is an entry without a type). */
+function isOtherType(a: Alert): boolean {
+  return a.type !== 'up-down' && a.type !== '';
+}
+
 function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const x of xs) {
@@ -142,6 +179,21 @@ function hasRepeatedSubject(xs: readonly DesiredAlert[]): boolean {
 /** The fields an update compares, all equal: what liveAlertFields and desiredAlertFields would show. */
 function alertUnchanged(a: Alert, da: DesiredAlert, destIds: readonly string[]): boolean {
   return alertFieldsUnchanged(a, da) && sameSet(a.alert_destinations, destIds);
+}
+
+/** Two live alerts alike in every field a plan compares (and type): one is a copy of the other. */
+function sameLiveAlert(a: Alert, b: Alert): boolean {
+  return (
+    a.type === b.type &&
+    a.subject_init === b.subject_init &&
+    a.subject_term === b.subject_term &&
+    a.timeout === b.timeout &&
+    a.message_init === b.message_init &&
+    a.message_term === b.message_term &&
+    a.down_only === b.down_only &&
+    a.repeat === b.repeat &&
+    sameSet(a.alert_destinations, b.alert_destinations)
+  );
 }
 
 /** alertUnchanged but for the destinations. */
@@ -363,6 +415,27 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
 
   // ---- monitor identity -----------------------------------------------------------------------
   const takenBy = new Map<string, DesiredMonitor>();
+  // Extra copies of a declared monitor (same label, all with this owner's marker: two applies
+  // raced), by id, with the copy kept; deleted by this plan.
+  const duplicateOf = new Map<string, Monitor>();
+  // Live monitors a declared label names ambiguously: a problem, and never deleted by this plan.
+  const blocked = new Set<string>();
+  // How many live groups list each monitor, for choosing which copy to keep; built on first need.
+  let memberships: Map<string, number> | null = null;
+  const usage = (m: Monitor): number => {
+    if (memberships === null) {
+      memberships = new Map();
+      for (const g of live.groups) for (const id of new Set(g.members.map((x) => x.id))) memberships.set(id, (memberships.get(id) ?? 0) + 1);
+    }
+    return (alertsByMonitor.get(m.id)?.length ?? 0) + (memberships.get(m.id) ?? 0);
+  };
+  /** Copies all carrying this owner's marker: the one kept (the one alerts and groups use most, else the lowest id). */
+  const healCopies = (cands: readonly Monitor[]): Monitor | null => {
+    for (const m of cands) if (classOf(m) !== 'managed') return null;
+    const keeper = keeperOf(cands, usage);
+    for (const m of cands) if (m !== keeper) duplicateOf.set(m.id, keeper);
+    return keeper;
+  };
   for (const d of desiredByLabel.values()) {
     const dm = d.dm;
     const cands = monitorsByLabel.get(dm.label);
@@ -373,6 +446,13 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       takenBy.set(cands[0]!.id, dm);
       continue;
     }
+    const keeper = cands.length > 1 ? healCopies(cands) : null;
+    if (keeper !== null) {
+      d.match = { live: keeper, renamedFrom: null };
+      takenBy.set(keeper.id, dm);
+      continue;
+    }
+    for (const m of cands) blocked.add(m.id);
     const others = cands.filter((m) => classOf(m) === 'other');
     const foreign = cands.filter((m) => classOf(m) === 'foreign');
     if (others.length > 0) {
@@ -388,7 +468,8 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
           .join('; ')}; this configuration's owner is ${q(owner)}`,
       );
     } else {
-      // One candidate that is ours or unmanaged was matched above: these are several.
+      // One candidate that is ours or unmanaged was matched above, and copies that are all ours
+      // heal: these are several, not all ours.
       problem(
         `monitor ${q(dm.label)}${at(dm.source)}: the account has ${cands.length} monitors with this label (ids ${ids(
           cands,
@@ -440,15 +521,24 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         );
         break;
       }
-      if (smtp.length > 1) {
-        problem(
-          `monitor ${q(dm.label)}${at(dm.source)}: previous label ${q(prev)} matches ${smtp.length} monitors (ids ${ids(
-            smtp,
-          )}); rename or delete all but one in the service`,
-        );
-        break;
+      // Copies already sorted out by a declared label (kept or to be deleted) are that label's.
+      const settled = smtp.find((m) => takenBy.has(m.id) || duplicateOf.has(m.id));
+      let m: Monitor;
+      if (smtp.length === 1 || settled !== undefined) {
+        m = settled === undefined ? smtp[0]! : (duplicateOf.get(settled.id) ?? settled);
+      } else {
+        const keeper = healCopies(smtp);
+        if (keeper === null) {
+          problem(
+            `monitor ${q(dm.label)}${at(dm.source)}: previous label ${q(prev)} matches ${smtp.length} monitors (ids ${ids(
+              smtp,
+            )}); rename or delete all but one in the service`,
+          );
+          for (const x of smtp) blocked.add(x.id);
+          break;
+        }
+        m = keeper;
       }
-      const m = smtp[0]!;
       if (takenBy.has(m.id)) {
         const other = claimedByPrevious.get(m.id);
         if (other) {
@@ -533,14 +623,24 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   }
   const groupMatches = new Map<DesiredGroup, { live: Group; renamedFrom: string | null }>();
   const groupTaken = new Map<string, DesiredGroup>();
+  // Extra copies of a declared group (a group has no owner marker: its declared name makes every
+  // copy this configuration's), by id, with the copy kept (the lowest id).
+  const groupDuplicateOf = new Map<string, Group>();
+  const healGroups = (cands: readonly Group[], dg: DesiredGroup): Group => {
+    const keeper = keeperOf(cands);
+    for (const g of cands) {
+      if (g === keeper) continue;
+      groupDuplicateOf.set(g.id, keeper);
+      groupTaken.set(g.id, dg);
+    }
+    return keeper;
+  };
   for (const dg of desiredGroups.values()) {
     const cands = groupsByName.get(dg.name) ?? [];
-    if (cands.length > 1) {
-      problem(`group ${q(dg.name)}${at(dg.source)}: the account has ${cands.length} groups with this name (ids ${ids(cands)}); rename or delete all but one in the service`);
-    } else if (cands.length === 1) {
-      groupMatches.set(dg, { live: cands[0]!, renamedFrom: null });
-      groupTaken.set(cands[0]!.id, dg);
-    }
+    if (cands.length === 0) continue;
+    const g = cands.length === 1 ? cands[0]! : healGroups(cands, dg);
+    groupMatches.set(dg, { live: g, renamedFrom: null });
+    groupTaken.set(g.id, dg);
   }
   const groupClaimedByPrevious = new Map<string, DesiredGroup>();
   for (const dg of desiredGroups.values()) {
@@ -549,11 +649,9 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       if (prev === dg.name) continue;
       const cands = groupsByName.get(prev) ?? [];
       if (cands.length === 0) continue;
-      if (cands.length > 1) {
-        problem(`group ${q(dg.name)}${at(dg.source)}: previous name ${q(prev)} matches ${cands.length} groups (ids ${ids(cands)}); rename or delete all but one in the service`);
-        break;
-      }
-      const g = cands[0]!;
+      // Copies a declared name already sorted out are that name's; otherwise this name heals them.
+      const settled = cands.find((x) => groupTaken.has(x.id));
+      const g = settled !== undefined ? (groupDuplicateOf.get(settled.id) ?? settled) : cands.length === 1 ? cands[0]! : healGroups(cands, dg);
       if (groupTaken.has(g.id)) {
         const other = groupClaimedByPrevious.get(g.id);
         if (other) {
@@ -568,12 +666,33 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       break;
     }
   }
+  // The rule of previous_labels: the new name and an old one both live, the old one to be deleted
+  // (by --prune, groups having no owner): only the user knows whether it is still wanted.
+  if (prune) {
+    for (const dg of desiredGroups.values()) {
+      const match = groupMatches.get(dg);
+      if (match === undefined || match.renamedFrom !== null) continue;
+      for (const prev of dg.previous_names) {
+        if (prev === dg.name || desiredGroups.has(prev)) continue;
+        const doomed = (groupsByName.get(prev) ?? []).filter((g) => !groupTaken.has(g.id));
+        if (doomed.length === 0) continue;
+        for (const g of doomed) groupTaken.set(g.id, dg);
+        problem(
+          `group ${q(dg.name)}${at(dg.source)}: the account has both group ${q(match.live.name)} (id ${match.live.id}) and ${doomed
+            .map((g) => `group ${q(g.name)} (id ${g.id})`)
+            .join(', ')}, named by previous_names; renaming is not possible and --prune would delete the old one. ` +
+            `Delete or rename one of them in the service, or remove ${q(prev)} from previous_names to have it deleted`,
+        );
+      }
+    }
+  }
   interface Member {
     id: IdOrRef;
     label: string;
   }
   const desiredMembers = new Map<DesiredGroup, Member[]>();
   for (const dg of desiredGroups.values()) {
+    if (dg.monitors === null) continue;
     const members: Member[] = [];
     const context = (): string => `group ${q(dg.name)}${at(dg.source)}`;
     for (const label of distinct(dg.monitors)) {
@@ -591,6 +710,28 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   }
 
   // ---- monitor changes -------------------------------------------------------------------------
+  // Unmanaged monitors nothing declared took, by their label folded (case, surrounding spaces); built
+  // when a plan first creates a monitor.
+  let folded: Map<string, Monitor[]> | null = null;
+  const fold = (label: string): string => label.trim().toLowerCase();
+  /** An unmanaged live monitor whose label differs from `label` only in case or surrounding spaces. */
+  const nearMiss = (label: string): NearMiss | undefined => {
+    if (folded === null) {
+      folded = new Map();
+      for (const m of live.monitors) {
+        if (classOf(m) !== 'unmanaged' || takenBy.has(m.id) || blocked.has(m.id)) continue;
+        const k = fold(m.label);
+        const list = folded.get(k);
+        if (list) list.push(m);
+        else folded.set(k, [m]);
+      }
+    }
+    const cands = folded.get(fold(label))?.filter((m) => m.label !== label);
+    if (cands === undefined || cands.length === 0) return undefined;
+    const m = keeperOf(cands);
+    const differs = m.label.trim() === label.trim() ? 'spaces' : m.label.toLowerCase() === label.toLowerCase() ? 'case' : 'case and spaces';
+    return { label: m.label, id: m.id, differs };
+  };
   const changes: Change[] = [];
   const unmanaged: UnmanagedCounts = {
     monitors: 0,
@@ -624,6 +765,16 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       }
       given.push('meta');
       body.meta = after.meta;
+      const near = nearMiss(dm.label);
+      if (near !== undefined && prune && !referenced.has(near.id)) {
+        // --prune would delete the very monitor the configuration most likely means, with its history.
+        blocked.add(near.id);
+        problem(
+          `monitor ${q(dm.label)}${at(dm.source)}: the account has unmanaged monitor ${q(near.label)} (id ${near.id}), whose label differs only in ${near.differs}, ` +
+            `and --prune would delete it while creating ${q(dm.label)}. To adopt it, use its exact label or add ${q(near.label)} to previous_labels; ` +
+            'otherwise delete or rename it in the service',
+        );
+      }
       changes.push({
         ref: `monitor:${dm.label}`,
         action: 'create',
@@ -635,6 +786,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         changed: MONITOR_FIELDS.filter((f) => given.includes(f)),
         depends_on: [],
         call: { method: 'POST', path: '/v1/Config/Monitor/', body },
+        ...(near !== undefined ? { note: { near_miss: near } } : {}),
         source: dm.source,
       });
       continue;
@@ -666,10 +818,13 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
 
   const monitorDeletes: Change[] = [];
   const doomed: Monitor[] = [];
+  let referencedKept = 0;
   for (const m of live.monitors) {
     const c = classOf(m);
     // Monitors of other types are never taken by a declared one.
     if (c !== 'other' && takenBy.has(m.id)) continue;
+    // A label in question (a problem already says so) is never settled by a delete.
+    if (blocked.size > 0 && blocked.has(m.id)) continue;
     let remove = false;
     if (c === 'other') {
       unmanaged.other_type_monitors++;
@@ -680,16 +835,25 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       } else {
         unmanaged.monitors++;
         if (c === 'foreign') unmanaged.foreign_monitors!++;
+        else if (c === 'unmanaged' && prune) referencedKept++;
       }
     }
     // Undeclared alerts on monitors left alone: neither declared, deleted nor given top-level alerts.
     if (!remove && !(liveHomes.size > 0 && liveHomes.has(m.id))) unmanaged.alerts += alertsByMonitor.get(m.id)?.length ?? 0;
   }
+  if (referencedKept > 0) unmanaged.referenced_monitors = referencedKept;
   // Deletes in id order; sorting only them gives the order sorting the whole account would.
   if (!inIdOrder(doomed)) doomed.sort(byId);
   for (const m of doomed) {
     const c = classOf(m);
-    const cascade = uniq([...(alertsByMonitor.get(m.id) ?? []).map((a) => a.id), ...m.alerts]).length;
+    const liveAlerts = alertsByMonitor.get(m.id) ?? NO_ALERTS;
+    const cascade = uniq([...liveAlerts.map((a) => a.id), ...m.alerts]).length;
+    const note: ChangeNote = c === 'managed' ? { cascade_alerts: cascade } : { pruned: true, cascade_alerts: cascade };
+    const keeper = duplicateOf.get(m.id);
+    if (keeper !== undefined) note.duplicate_of = keeper.id;
+    // The service deletes a monitor's alerts with it, and alerts of other types can never be made again.
+    const lost = liveAlerts.filter(isOtherType);
+    if (lost.length > 0) note.other_type_alerts = lost.map((a) => ({ id: a.id, type: a.type, subject_init: a.subject_init }));
     const change: Change = {
       ref: `monitor:${m.label}`,
       action: 'delete',
@@ -701,7 +865,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       changed: [],
       depends_on: [],
       call: { method: 'DELETE', path: idPath('Monitor', m.id) },
-      note: c === 'managed' ? { cascade_alerts: cascade } : { pruned: true, cascade_alerts: cascade },
+      note,
     };
     monitorDeletes.push(change);
     changes.push(change);
@@ -709,6 +873,9 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
 
   // ---- alerts ---------------------------------------------------------------------------------
   const warnedUnsubscribed = new Set<string>();
+  // Other-type alerts on monitors this configuration owns, and old alerts a problem is about.
+  let otherTypeKept = 0;
+  const blockedAlerts = new Set<string>();
   const destLabel = (id: string): string => destById.get(id)?.label ?? id;
   /** Ids of the declared destinations; problems and warnings in the order alerts are planned. */
   const resolveDestinations = (da: DesiredAlert, monitorLabel: string): string[] => {
@@ -844,8 +1011,10 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         source: da.source,
       });
     }
+    let creates = 0;
     for (let i = 0; i < declared.length; i++) {
       if (partner[i] !== undefined) continue;
+      creates++;
       const da = declared[i]!;
       const destIds = resolveDestinations(da, label);
       const after = desiredAlertFields(da, destIds);
@@ -868,11 +1037,46 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         source: da.source,
       });
     }
+    if (unmatchedLive.length === 0) return;
+    // The live alert each declared one keeps, by its live subject: an unmatched live alert with the
+    // same subject is an extra copy of it (two applies raced).
+    const kept = new Map<string, { a: Alert; da: DesiredAlert }>();
+    for (let i = 0; i < declared.length; i++) {
+      const a = partner[i];
+      if (a !== undefined && !kept.has(a.subject_init)) kept.set(a.subject_init, { a, da: declared[i]! });
+    }
+    if (owned) oldAndNewBothLive(label, declared, partner, unmatchedLive);
+    const leftAlone: Alert[] = [];
+    const differing = new Set<string>();
     for (const a of unmatchedLive) {
       // Alerts of other types cannot be created through the API: deleting one could never be undone.
-      if (!owned || (a.type !== 'up-down' && a.type !== '')) {
-        unmanaged.alerts++;
+      if (isOtherType(a)) {
+        if (owned) otherTypeKept++;
+        else unmanaged.alerts++;
         continue;
+      }
+      if (blockedAlerts.size > 0 && blockedAlerts.has(a.id)) continue;
+      const copyOf = kept.get(a.subject_init);
+      if (!owned) {
+        // On a monitor this configuration does not own, only an exact copy of the alert it declares
+        // is surely a duplicate; the rest is somebody else's.
+        if (copyOf === undefined) {
+          unmanaged.alerts++;
+          leftAlone.push(a);
+          continue;
+        }
+        if (!sameLiveAlert(a, copyOf.a)) {
+          if (!differing.has(a.subject_init)) {
+            differing.add(a.subject_init);
+            const copies = (alertsByMonitor.get(liveMonitor!.id) ?? NO_ALERTS).filter((x) => x.subject_init === a.subject_init);
+            problem(
+              `${alertContext(label, copyOf.da)}: ${describe(liveMonitor!)} has ${copies.length} alerts with this subject that differ (ids ${ids(
+                copies,
+              )}); delete all but one in the service`,
+            );
+          }
+          continue;
+        }
       }
       changes.push({
         ref: `alert:${label}/${a.subject_init}`,
@@ -886,7 +1090,45 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
         changed: [],
         depends_on: [],
         call: { method: 'DELETE', path: idPath('Alert', a.id) },
+        ...(copyOf !== undefined ? { note: { duplicate_of: copyOf.a.id } } : {}),
       });
+    }
+    // The rule that pairs a lone leftover on a monitor this configuration owns, as a hint where it does not.
+    if (!owned && creates === 1 && leftAlone.length === 1) {
+      const da = declared[partner.indexOf(undefined)]!;
+      const old = leftAlone[0]!;
+      warnings.push(
+        `alert ${q(`${label} / ${da.subject_init}`)}: monitor ${q(label)} also has alert ${q(old.subject_init)} (id ${old.id}), which this plan leaves alone; ` +
+          `if it is this alert under an earlier subject, add ${q(old.subject_init)} to previous_subjects to update it instead of adding a second alert`,
+      );
+    }
+  };
+  /**
+   * Previous subjects work as previous labels do: when a declared alert found its live alert by its
+   * subject while an old subject names another live alert this plan would delete, the user decides.
+   */
+  const oldAndNewBothLive = (
+    label: string,
+    declared: readonly DesiredAlert[],
+    partner: readonly (Alert | undefined)[],
+    unmatchedLive: readonly Alert[],
+  ): void => {
+    for (let i = 0; i < declared.length; i++) {
+      const da = declared[i]!;
+      const a = partner[i];
+      if (a === undefined || a.subject_init !== da.subject_init || !da.previous_subjects?.length) continue;
+      for (const prev of da.previous_subjects) {
+        if (prev === da.subject_init || declared.some((x) => x.subject_init === prev)) continue;
+        const old = unmatchedLive.filter((x) => x.subject_init === prev && !isOtherType(x));
+        if (old.length === 0) continue;
+        for (const x of old) blockedAlerts.add(x.id);
+        problem(
+          `${alertContext(label, da)}: monitor ${q(label)} has both alert ${q(a.subject_init)} (id ${a.id}) and ${old
+            .map((x) => `alert ${q(x.subject_init)} (id ${x.id})`)
+            .join(', ')}, named by previous_subjects; changing the subject is not possible and deleting the old one would lose it. ` +
+            `Delete or change one of them in the service, or remove ${q(prev)} from previous_subjects to have it deleted`,
+        );
+      }
     }
   };
   /**
@@ -938,6 +1180,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   for (const h of liveHomes.values()) {
     planAlerts(h.live.label, h.live, null, false, h.desired);
   }
+  if (otherTypeKept > 0) unmanaged.other_type_alerts = otherTypeKept;
 
   // ---- groups ----------------------------------------------------------------------------------
   // Needed only for groups that change.
@@ -947,6 +1190,29 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     return monitorById.get(member.id)?.label ?? member.label ?? member.id;
   };
   const removalsByMonitor = new Map<string, string[]>();
+  /**
+   * A live group declared without `monitors`: its membership is not managed, so only its name is
+   * (a rename sends the name alone, which keeps the members). A create of one makes it empty.
+   */
+  const planNameOnly = (dg: DesiredGroup, match: { live: Group; renamedFrom: string | null }): void => {
+    const g = match.live;
+    if (g.name === dg.name) return;
+    const monitors = uniq(g.members.filter((mem) => !ignoredMonitorIds.has(mem.id)).map(memberLabel)).sort();
+    changes.push({
+      ref: `group:${dg.name}`,
+      action: 'update',
+      kind: 'group',
+      key: dg.name,
+      id: g.id,
+      before: { name: g.name, monitors },
+      after: { name: dg.name, monitors },
+      changed: ['name'],
+      depends_on: [],
+      call: { method: 'PUT', path: idPath('Group', g.id), body: { name: dg.name } },
+      note: { renamed_from: g.name },
+      source: dg.source,
+    });
+  };
   // Which group last listed an id, live and desired: one pair of maps for all groups instead of
   // two sets per group, for the common answer "no change".
   const liveMark = new Map<string, number>();
@@ -954,8 +1220,12 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   let groupNo = 0;
   const ignoring = ignoredMonitorIds.size > 0;
   for (const dg of desiredGroups.values()) {
-    const members = desiredMembers.get(dg) ?? [];
     const match = groupMatches.get(dg);
+    if (dg.monitors === null && match !== undefined) {
+      planNameOnly(dg, match);
+      continue;
+    }
+    const members = desiredMembers.get(dg) ?? [];
     if (match && match.live.name === dg.name && !ignoring && samePositions(match.live.members, members)) continue;
     if (match && match.live.name === dg.name) {
       groupNo++;
@@ -1063,16 +1333,52 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
       note: { pruned: true },
     });
   }
+  const groupCopies = [...groupDuplicateOf.keys()].sort(compareIds);
+  for (const id of groupCopies) {
+    const g = live.groups.find((x) => x.id === id)!;
+    changes.push({
+      ref: `group:${g.name}#${g.id}`,
+      action: 'delete',
+      kind: 'group',
+      key: g.name,
+      id: g.id,
+      before: { name: g.name, monitors: uniq(g.members.filter((mem) => !ignoredMonitorIds.has(mem.id)).map(memberLabel)).sort() },
+      after: null,
+      changed: [],
+      depends_on: [],
+      call: { method: 'DELETE', path: idPath('Group', g.id) },
+      note: { duplicate_of: groupDuplicateOf.get(id)!.id },
+    });
+  }
   // A monitor leaves its groups (by their replace) before it is deleted.
   for (const c of monitorDeletes) c.depends_on = removalsByMonitor.get(c.id!) ?? [];
+  // Deleting a copy takes it out of its groups; where this configuration does not set the members,
+  // that would change a group behind the user's back.
+  if (duplicateOf.size > 0) {
+    for (const g of liveAll.groups) {
+      if (groupDuplicateOf.has(g.id) || (groupTaken.get(g.id)?.monitors ?? null) !== null) continue;
+      const listed = new Set(g.members.map((mem) => mem.id));
+      for (const id of listed) {
+        const keeper = duplicateOf.get(id);
+        if (keeper === undefined || listed.has(keeper.id)) continue;
+        problem(
+          `${describe(keeper)}: its copy id ${id} is a member of group ${q(g.name)} (id ${g.id}), which this configuration does not declare with its monitors; ` +
+            `deleting the copy would take it out of that group. Declare the group's monitors, or put ${describe(keeper)} in it and delete the copy in the service`,
+        );
+      }
+    }
+  }
 
   // ---- touched duplicates ------------------------------------------------------------------------
-  // Deletes go by id, but a person reading "delete monitor x" cannot tell which x: refuse instead.
+  // Deletes go by id, but a person reading "delete monitor x" cannot tell which x: refuse instead,
+  // unless the delete is of a copy of one the plan keeps, or every one of them goes.
+  const deletedByKey = new Map<string, number>();
+  for (const c of changes) if (c.action === 'delete' && c.kind !== 'alert') deletedByKey.set(`${c.kind}:${c.key}`, (deletedByKey.get(`${c.kind}:${c.key}`) ?? 0) + 1);
   for (const c of changes) {
-    if (c.action !== 'delete' || c.kind === 'alert') continue;
+    if (c.action !== 'delete' || c.kind === 'alert' || c.note?.duplicate_of !== undefined) continue;
     const same =
       c.kind === 'monitor' ? (monitorsByLabel.get(c.key) ?? []) : (groupsByName.get(c.key) ?? []);
-    if (same.length > 1) {
+    if (same.length > 1 && deletedByKey.get(`${c.kind}:${c.key}`) !== same.length) {
       problem(
         `${c.kind} ${q(c.key)}: this plan would delete id ${c.id}, but the account has ${same.length} ${c.kind}s with this ${
           c.kind === 'monitor' ? 'label' : 'name'

@@ -38,9 +38,37 @@ export interface ChangeNote {
   pruned?: boolean;
   /** Monitor deletes: alerts the service deletes with it. */
   cascade_alerts?: number;
+  /**
+   * Monitor deletes: those of `cascade_alerts` of types other than up-down, which the API cannot
+   * create again. Apply refuses such a delete without --force.
+   */
+  other_type_alerts?: UncreatableAlert[];
+  /**
+   * Deletes of an extra copy of a resource this plan keeps (same label, name, or monitor and
+   * subject, left by two applies racing): the id of the copy kept.
+   */
+  duplicate_of?: string;
+  /**
+   * Monitor creates: an unmanaged live monitor whose label differs from the declared one only in
+   * case or surrounding spaces. Declaring its exact label would adopt it instead.
+   */
+  near_miss?: NearMiss;
   /** Group updates: member labels added and removed. */
   members_added?: string[];
   members_removed?: string[];
+}
+
+export interface UncreatableAlert {
+  id: string;
+  /** As the service names it, e.g. `threshold`. */
+  type: string;
+  subject_init: string;
+}
+
+export interface NearMiss {
+  label: string;
+  id: string;
+  differs: 'case' | 'spaces' | 'case and spaces';
 }
 
 export interface Change {
@@ -79,8 +107,18 @@ export interface UnmanagedCounts {
   monitors: number;
   /** Of `monitors`: those carrying another owner's marker (never pruned). */
   foreign_monitors?: number;
+  /**
+   * Of `monitors`: unmanaged ones --prune keeps because a declared group or top-level alert names
+   * them. Set (and non-zero) only when pruning.
+   */
+  referenced_monitors?: number;
   /** Alerts on those monitors (and on other-type monitors) not declared in the config. */
   alerts: number;
+  /**
+   * Alerts of types other than up-down on monitors this configuration manages: never deleted, as
+   * the API cannot create them again. Set only when non-zero.
+   */
+  other_type_alerts?: number;
   /** Live groups the config does not declare. */
   groups: number;
   /** Monitors of types monsync never creates, modifies or deletes. */

@@ -4,7 +4,7 @@
  * reorder text with bidi controls, or break out of the Markdown it is placed in.
  */
 import { createRequire } from 'node:module';
-import type { Change, ChangeAction, PlanSummary, UnmanagedCounts } from '../plan/types.js';
+import type { Change, ChangeAction, NearMiss, PlanSummary, UncreatableAlert, UnmanagedCounts } from '../plan/types.js';
 
 // `diff` is needed only by a plan that changes a multi-line text; loaded then, synchronously, so the
 // renderers stay pure functions and every other plan skips its ~15 ms of module loading.
@@ -86,12 +86,17 @@ export function leftAloneParts(u: UnmanagedCounts): string[] {
   const parts: string[] = [];
   if (u.monitors > 0) {
     const foreign = u.foreign_monitors ?? 0;
-    parts.push(
-      `${plural(u.monitors, 'unmanaged monitor')}${foreign > 0 ? ` (${foreign} of them managed by another owner)` : ''}`,
-    );
+    const referenced = u.referenced_monitors ?? 0;
+    const of: string[] = [];
+    if (foreign > 0) of.push(`${foreign} managed by another owner`);
+    if (referenced > 0) of.push(`${referenced} named by a declared group or alert, so not pruned`);
+    const detail = of.length > 0 ? ` (${of.join(', ').replace(/^(\d+)/, '$1 of them')})` : '';
+    parts.push(`${plural(u.monitors, 'unmanaged monitor')}${detail}`);
   }
   if (u.other_type_monitors > 0) parts.push(`${plural(u.other_type_monitors, 'monitor')} of other types`);
   if (u.alerts > 0) parts.push(`${plural(u.alerts, 'undeclared alert')} on them`);
+  const kept = u.other_type_alerts ?? 0;
+  if (kept > 0) parts.push(`${kept === 1 ? '1 alert of another type' : `${kept} alerts of other types`} on managed monitors`);
   if (u.groups > 0) parts.push(plural(u.groups, 'undeclared group'));
   if (u.ignored > 0) parts.push(`${u.ignored} ignored by settings.ignore`);
   return parts;
@@ -103,6 +108,20 @@ export function pruneWouldAct(u: UnmanagedCounts, prune: boolean): boolean {
 }
 
 export const SYMBOL: Record<ChangeAction, string> = { create: '+', update: '~', delete: '-' };
+
+/**
+ * The alerts of other types a monitor delete takes with it, as words: `a threshold alert "slow"`,
+ * `2 alerts of other types (threshold "a", ping "b")`; subjects quoted with `q`, types made safe with `t`.
+ */
+export function otherTypeAlerts(lost: readonly UncreatableAlert[], q: (s: string) => string = quote, t: (s: string) => string = escapeControl): string {
+  if (lost.length === 1) return `a ${t(lost[0]!.type)} alert ${q(lost[0]!.subject_init)}`;
+  return `${lost.length} alerts of other types (${lost.map((a) => `${t(a.type)} ${q(a.subject_init)}`).join(', ')})`;
+}
+
+/** `did you mean to adopt "legacy-mx" (id 10005, differs only in case)?`, user text quoted with `q`. */
+export function nearMissQuestion(n: NearMiss, q: (s: string) => string = quote, id: (s: string) => string = escapeControl): string {
+  return `did you mean to adopt ${q(n.label)} (id ${id(n.id)}, differs only in ${n.differs})?`;
+}
 
 /** The field that names a resource: shown in its header, not again among its fields. */
 export function keyField(c: Change): string {

@@ -49,7 +49,9 @@ export function renderPlanJson(plan: Plan): string {
     unmanaged: {
       monitors: u.monitors,
       ...(u.foreign_monitors !== undefined ? { foreign_monitors: u.foreign_monitors } : {}),
+      ...(u.referenced_monitors !== undefined ? { referenced_monitors: u.referenced_monitors } : {}),
       alerts: u.alerts,
+      ...(u.other_type_alerts !== undefined ? { other_type_alerts: u.other_type_alerts } : {}),
       groups: u.groups,
       other_type_monitors: u.other_type_monitors,
       ignored: u.ignored,

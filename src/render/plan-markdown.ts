@@ -21,6 +21,8 @@ import {
   mapDiff,
   memberChanges,
   metaKey,
+  nearMissQuestion,
+  otherTypeAlerts,
   planLine,
   plural,
   pruneWouldAct,
@@ -86,11 +88,17 @@ function keyCell(c: Change): string {
 }
 
 function changeCell(c: Change): string {
-  if (c.action === 'create') return 'create';
+  if (c.action === 'create') return c.note?.near_miss !== undefined ? `create; ${nearMissQuestion(c.note.near_miss, mdCode, mdText)}` : 'create';
   if (c.action === 'delete') {
     const n = c.note?.cascade_alerts ?? 0;
-    const why = c.note?.pruned ? ' unmanaged (<code>--prune</code>)' : '';
-    return n > 0 ? `delete${why} (and ${plural(n, 'alert')})` : `delete${why}`;
+    const lost = c.note?.other_type_alerts ?? [];
+    const why = c.note?.pruned
+      ? ' unmanaged (<code>--prune</code>)'
+      : c.note?.duplicate_of !== undefined
+        ? ` duplicate of id ${mdCode(c.note.duplicate_of)}`
+        : '';
+    const among = lost.length > 0 ? `, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost, mdCode, mdText)} the API cannot create again` : '';
+    return n > 0 ? `delete${why} (and ${plural(n, 'alert')}${among})` : `delete${why}`;
   }
   const parts: string[] = [];
   if (c.note?.adopt) parts.push('adopt');
@@ -138,15 +146,25 @@ function details(c: Change): string {
   let extra = '';
   if (c.action === 'create') {
     block = codeBlock('yaml', yamlLines(c.after ?? {}, c.changed.filter((f) => f !== keyField(c))));
+    if (c.note?.near_miss !== undefined) extra = `\n${capitalise(nearMissQuestion(c.note.near_miss, mdCode, mdText))}\n`;
   } else if (c.action === 'delete') {
     const before = c.before ?? {};
     block = codeBlock('yaml', yamlLines(before, Object.keys(before)));
     const n = c.note?.cascade_alerts ?? 0;
-    if (n > 0) extra = `\nThe service deletes its ${plural(n, 'alert')} with it.\n`;
+    const lost = c.note?.other_type_alerts ?? [];
+    if (n > 0) {
+      const among =
+        lost.length > 0 ? ` ${lost.length === 1 ? 'One of them is' : 'Among them are'} ${otherTypeAlerts(lost, mdCode, mdText)}, which the API cannot create again: apply refuses this without <code>--force</code>.` : '';
+      extra = `\nThe service deletes its ${plural(n, 'alert')} with it.${among}\n`;
+    }
   } else {
     block = codeBlock('diff', updateDiff(c));
   }
   return `<details><summary>${summaryLine(c)}</summary>\n\n${block}\n${extra}</details>`;
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function updateDiff(c: Change): string[] {

@@ -18,6 +18,8 @@ import {
   mapDiff,
   memberChanges,
   metaKey,
+  nearMissQuestion,
+  otherTypeAlerts,
   planLine,
   plural,
   pruneWouldAct,
@@ -69,6 +71,7 @@ function header(change: Change, c: Colors): string {
   if (change.id !== null) notes.push(`id ${escapeControl(change.id)}`);
   if (change.note?.adopt) notes.push('adopting');
   if (change.note?.pruned) notes.push('unmanaged, pruned');
+  if (change.note?.duplicate_of !== undefined) notes.push(`duplicate of id ${escapeControl(change.note.duplicate_of)}`);
   if (change.note?.renamed_from !== undefined) notes.push(`renamed from ${quote(change.note.renamed_from)}`);
   if (change.note?.subject_changed_from !== undefined) notes.push(`subject was ${quote(change.note.subject_changed_from)}`);
   const suffix = notes.length > 0 ? `   ${c.dim(`(${notes.join(', ')})`)}` : '';
@@ -77,10 +80,13 @@ function header(change: Change, c: Colors): string {
 
 function renderChange(change: Change, c: Colors): string[] {
   const lines = [header(change, c)];
+  if (change.note?.near_miss !== undefined) lines.push(`${BODY}${c.yellow(nearMissQuestion(change.note.near_miss))}`);
   if (change.action === 'create') lines.push(...createBody(change, c));
   else if (change.action === 'update') lines.push(...updateBody(change, c));
   else if (change.kind === 'monitor' && (change.note?.cascade_alerts ?? 0) > 0) {
-    lines.push(`${BODY}and its ${plural(change.note!.cascade_alerts!, 'alert')}`);
+    const lost = change.note!.other_type_alerts ?? [];
+    const also = lost.length > 0 ? c.yellow(`, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost)} the API cannot create again`) : '';
+    lines.push(`${BODY}and its ${plural(change.note!.cascade_alerts!, 'alert')}${also}`);
   }
   return lines;
 }

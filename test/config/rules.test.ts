@@ -345,7 +345,7 @@ describe('the desired state', () => {
           source: { file: 'b.yaml', line: 17, column: 5 },
         },
       ],
-      groups: [{ name: 'production', previous_names: [], monitors: [], source: { file: 'b.yaml', line: 19, column: 5 } }],
+      groups: [{ name: 'production', previous_names: [], monitors: null, source: { file: 'b.yaml', line: 19, column: 5 } }],
     });
   });
 

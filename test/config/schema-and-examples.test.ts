@@ -107,7 +107,7 @@ describe('examples', () => {
     const unmanaged = ['www-http', 'gw-ping', 'dns-mx'];
     expect(state.alerts.map((a) => a.monitor)).toContain('www-http');
     expect(state.alerts.every((a) => unmanaged.includes(a.monitor))).toBe(true);
-    for (const g of state.groups) expect(g.monitors.every((m) => managed.has(m) || unmanaged.includes(m))).toBe(true);
+    for (const g of state.groups) expect((g.monitors ?? []).every((m) => managed.has(m) || unmanaged.includes(m))).toBe(true);
     // Defaults from settings.yaml reach monitors in the other files.
     expect(state.monitors.every((m) => m.spec.meta?.team === 'mail')).toBe(true);
   });
