@@ -46,6 +46,7 @@ export const LAYOUT: ToStringOptions = {
 
 /** Scalars a YAML 1.1 reader resolves to something other than text: such strings stay quoted. */
 const YAML_11_TAGS = new Schema({ schema: 'yaml-1.1' }).tags;
+const MERGE_TAG = 'tag:yaml.org,2002:merge';
 
 export function formatConfigText(text: string, options: FormatOptions): FormatResult {
   const file = options.file ?? 'input';
@@ -65,6 +66,11 @@ export function formatConfigText(text: string, options: FormatOptions): FormatRe
   if (header) putHeader(doc, header);
 
   doc.schema = doc.schema.clone();
+  // The library prints any "<<" as a merge key, a quoted "<<" key (text) included: only merge keys
+  // (symbols once parsed) may take that way.
+  doc.schema.tags = doc.schema.tags.map((t) =>
+    t.tag === MERGE_TAG ? { ...t, identify: (v: unknown) => typeof v === 'symbol' && v.description === '<<' } : t,
+  );
   doc.schema.compat = YAML_11_TAGS;
   let out: string;
   try {
