@@ -68,11 +68,14 @@ function displayRelative(file: string, cwd: string): string {
   return rel === '' || path.isAbsolute(rel) ? file : rel;
 }
 
+/** Whitespace a terminal shows as a space, or not at all: escaped in messages, so "blank" can be seen. */
+const INVISIBLE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
+
 /** Renders a user value inside a message: quoted, one line, and short. */
 export function show(value: unknown): string {
   if (typeof value === 'string') {
     const oneLine = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-    return JSON.stringify(oneLine);
+    return JSON.stringify(oneLine).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   }
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';

@@ -150,13 +150,21 @@ function errorToDiagnostic(e: ErrorObject, locator: Locator): Diagnostic | undef
       return diag(file, locator.value(path), `${name} must be ${JSON.stringify(params.allowedValue)} (got ${describe(e.data)})`);
     case 'minLength':
       return diag(file, locator.value(path), `${name} must not be empty`);
+    case 'pattern':
+      // `\S`: the service refuses text that is only spaces (or other whitespace) where it needs a name.
+      if (params.pattern === '\\S') return diag(file, locator.value(path), `${name} must not be blank (got ${describe(e.data)})`);
+      return diag(file, locator.value(path), `${name} must match ${String(params.pattern)} (got ${describe(e.data)})`);
     case 'minimum':
     case 'maximum': {
       const schema = e.parentSchema as JsonSchema;
+      // No upper limit but the largest whole number a request carries exactly.
+      const unbounded = schema.maximum === Number.MAX_SAFE_INTEGER;
       const range =
-        schema.maximum !== undefined
-          ? `between ${String(schema.minimum)} and ${String(schema.maximum)}`
-          : `${String(schema.minimum)} or more`;
+        schema.maximum === undefined || (unbounded && e.keyword === 'minimum')
+          ? `${String(schema.minimum)} or more`
+          : unbounded
+            ? `at most ${String(schema.maximum)}`
+            : `between ${String(schema.minimum)} and ${String(schema.maximum)}`;
       return diag(file, locator.value(path), `${name} must be ${range} (got ${describe(e.data)})`);
     }
     case 'format':
@@ -195,10 +203,13 @@ export function validateFile(data: unknown, locator: Locator): Diagnostic[] {
   // otherwise a value of the wrong type fails its other keywords too, and the type error says it all.
   const enums = new Set(errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
   const typed = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  const emptied = new Set(errors.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
   const out: Diagnostic[] = [];
   for (const e of errors) {
     if (e.keyword === 'type' && enums.has(e.instancePath)) continue;
     if (e.keyword !== 'type' && e.keyword !== 'enum' && typed.has(e.instancePath)) continue;
+    // Empty text fails minLength and the not-blank pattern alike; "must not be empty" says it.
+    if (e.keyword === 'pattern' && emptied.has(e.instancePath)) continue;
     // propertyNames reports the failing subschema too; its own error carries the key.
     if (e.schemaPath.includes('/propertyNames/')) continue;
     const d = errorToDiagnostic(e, locator);

@@ -1,7 +1,8 @@
 /**
  * Stage 5b: rules that need more than one value or more than one file: unique identities
  * (labels, group names, alert subjects per monitor), renames that collide, values still missing
- * after defaults, time zones, and the boundary between managed, unmanaged and ignored monitors.
+ * after defaults, values the service refuses that the schema cannot judge (time zones, delivery
+ * targets, e-mail limits), and the boundary between managed, unmanaged and ignored monitors.
  * Destination labels and unmanaged monitor labels are left to the plan: only the account knows them.
  */
 import type { SourceRef } from '../model/desired.js';
@@ -9,6 +10,7 @@ import { diag, type Diagnostic } from './diagnostics.js';
 // One glob dialect for settings.ignore everywhere: the planner's.
 import { globMatch } from '../plan/glob.js';
 import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup, type ResolvedMonitor } from './resolve.js';
+import { deliveryTargetProblem, testAccountProblem } from './service-values.js';
 import { timeZoneProblem } from './timezone.js';
 
 const REQUIRED_MONITOR_FIELDS = ['ip_address', 'test_account', 'timer', 'time_zone'] as const;
@@ -57,6 +59,14 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
       error(at(m.ref), `monitor ${JSON.stringify(label)} has no ${list}: set ${missing.length === 1 ? 'it' : 'them'} here or in defaults.monitor`);
     }
+    // What the service refuses that the schema lets through; a merged value has an origin: the
+    // monitor's own field or the default's (a bad default is reported once, see load.ts).
+    const ip = values.ip_address;
+    const ipProblem = ip === undefined ? undefined : deliveryTargetProblem(ip);
+    if (ipProblem) error(valuePos(m.origin('ip_address')!), ipProblem);
+    const account = values.test_account;
+    const accountProblem = account === undefined ? undefined : testAccountProblem(account);
+    if (accountProblem) error(valuePos(m.origin('test_account')!), accountProblem);
     const tz = values.time_zone;
     if (tz !== undefined) {
       let problem = zoneProblems.get(tz);

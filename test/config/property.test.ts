@@ -21,7 +21,9 @@ const text = (min = 0) =>
     .string({ unit: 'grapheme', minLength: min, maxLength: 16 })
     // Control characters are not what this property is about (and NUL makes a file binary).
     .filter((s) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/.test(s));
-const name = text(1).filter((s) => !/^(ext:|old:|legacy-)/.test(s));
+/** What the service needs a name in: text that is not only whitespace. */
+const nonBlank = text(1).filter((s) => s.trim() !== '');
+const name = nonBlank.filter((s) => !/^(ext:|old:|legacy-)/.test(s));
 const email = fc.stringMatching(/^[a-z][a-z0-9]{0,8}(\.[a-z0-9]{1,5})?@[a-z]{1,8}\.(com|net|org)$/);
 const dests = fc.uniqueArray(fc.constantFrom('ops-mail', 'oncall-sms', 'duty-voice'), { maxLength: 3 });
 // Mostly a few shared keys, so defaults and items collide and key-wise merging is exercised.
@@ -47,13 +49,13 @@ const monitorOptional = {
   meta,
 };
 const monitorRequired = {
-  ip_address: fc.oneof(fc.constantFrom('mx', 'mx:failover', '192.0.2.7', '2001:db8::25'), text(1)),
+  ip_address: fc.oneof(fc.constantFrom('mx', 'mx:failover', '192.0.2.7', '2001:db8::25'), fc.domain()),
   test_account: email,
   timer: fc.constantFrom(...ALLOWED_TIMERS),
   time_zone: fc.constantFrom(...ZONES),
 };
 const alertOptional = {
-  timeout: fc.integer({ min: 0, max: 1440 }),
+  timeout: fc.integer({ min: 1, max: 1440 }),
   alert_destinations: dests,
   message_init: text(),
   message_term: text(),
@@ -74,8 +76,8 @@ function alertsArb(alertDefaults: Obj | undefined) {
   return fc
     .uniqueArray(
       fc.record({
-        subject_init: text(1).filter((s) => !s.startsWith('prev')),
-        subject_term: text(),
+        subject_init: nonBlank.filter((s) => !s.startsWith('prev')),
+        subject_term: nonBlank,
         rest: optional(alertOptional),
         previous: fc.uniqueArray(text(1), { maxLength: 2 }),
       }),
