@@ -54,9 +54,9 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
     }
   }
 
-  const result = await execute(plan, api, parallelism, color);
+  const { result, signal } = await execute(plan, api, parallelism, color);
 
-  if (result.interrupted) return 130;
+  if (result.interrupted) return exitCodeOf(signal);
 
   // Plan again, so the log shows whether the account now matches (or what still differs).
   const paths2 = desired ? paths : plan.files;
@@ -101,6 +101,16 @@ export async function confirmApply(input: NodeJS.ReadableStream, output: NodeJS.
   }
 }
 
+/** The shell's convention: 128 + the signal's number (SIGINT 2 -> 130, SIGTERM 15 -> 143). */
+function exitCodeOf(signal: NodeJS.Signals | null): number {
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
+/**
+ * Runs the plan's changes, printing progress. Ctrl-C (SIGINT) and SIGTERM, which CI systems send to
+ * cancel a job, stop it alike: no new call starts, running ones finish, the summary is printed;
+ * the same signal again quits at once.
+ */
 async function execute(plan: Plan, api: MonitoringApi, parallelism: number, color: boolean) {
   const { executePlan } = await import('../apply/execute.js');
   const render = await import('../render/apply-text.js');
@@ -121,15 +131,17 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, colo
     pending += `${s}\n`;
     flushTimer ??= setTimeout(flush, 100);
   };
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
+  const stop: { signal: NodeJS.Signals | null } = { signal: null };
+  const onSignal = (received: NodeJS.Signals) => {
     flush();
-    if (interrupts > 1) process.exit(130);
-    process.stderr.write('\nInterrupted: starting no new calls, waiting for running ones (Ctrl-C again to quit now).\n');
+    if (stop.signal !== null) process.exit(exitCodeOf(received));
+    stop.signal = received;
+    const again = received === 'SIGINT' ? 'Ctrl-C' : received;
+    process.stderr.write(`\nInterrupted: starting no new calls, waiting for running ones (${again} again to quit now).\n`);
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   out(`Applying ${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'} with parallelism ${parallelism}\n`);
   const before = { ...api.stats };
@@ -160,6 +172,8 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, colo
         } else if (e.type === 'finished') {
           running.delete(e.result.ref);
           finished += 1;
+          // What an interruption left unstarted is counted in the summary, not listed line by line.
+          if (!render.showsAsFinished(e.result)) return;
           // Failures and skips are always worth a line; in a terminal, successes show only in the
           // live line, which the interval redraws.
           if (!tty) logLine(render.renderFinishedLine(e.result, { color }));
@@ -172,13 +186,15 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, colo
     });
     flush();
     if (tty) out('\r\x1b[2K');
+    for (const line of render.renderNotStarted(result, { color })) out(`${line}\n`);
     const stats = { requests: api.stats.requests - before.requests, retries: api.stats.retries - before.retries };
     out(`${render.renderApplySummary(result, stats, { color })}\n`);
-    return result;
+    return { result, signal: stop.signal };
   } finally {
     flush();
     if (timer) clearInterval(timer);
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

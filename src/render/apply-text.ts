@@ -4,7 +4,7 @@
  */
 import pc from 'picocolors';
 import { ACTION_SYMBOL, changeTitle } from '../apply/describe.js';
-import type { ApplyResult, ChangeResult } from '../apply/execute.js';
+import { isNotStarted, type ApplyResult, type ChangeResult } from '../apply/execute.js';
 
 export interface ApplyTextOptions {
   color?: boolean;
@@ -31,6 +31,12 @@ export function formatSeconds(ms: number): string {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** `2,107`: counts of a large apply read at a glance. */
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** Changes not started (an interrupted run) are named one per line only up to this many. */
+export const NAMED_NOT_STARTED_MAX = 5;
 
 const PAST: Record<ChangeResult['action'], string> = { create: 'created', update: 'updated', delete: 'deleted' };
 
@@ -70,17 +76,34 @@ export function renderLiveLine(s: LiveLineState): string {
 
 /**
  * `Apply complete: 2 added, 4 changed, 1 destroyed in 0.9 s (11 requests, 0 retries).` or
- * `Apply incomplete: 5 done, 1 failed, 1 skipped. Run plan again to see what is left.`
- * `stats` are the client's counters for the run; the engine's own retries are added to its retries.
+ * `Apply incomplete: 5 done, 1 failed, 1 skipped. Run plan again to see what is left.` or
+ * `Apply interrupted: 5 done, 0 failed, 0 skipped, 2,107 not started. Run plan again ...`
+ * `stats` are the client's counters for the run: the only retries there are (src/api/retry.ts).
  */
 export function renderApplySummary(result: ApplyResult, stats: RequestStats, opts: ApplyTextOptions = {}): string {
   const c = pc.createColors(opts.color ?? false);
-  const retries = stats.retries + result.retries;
-  const requests = `${plural(stats.requests, 'request')}, ${plural(retries, 'retry', 'retries')}`;
-  if (result.failed === 0 && result.skipped === 0 && !result.interrupted) {
+  const requests = `${plural(stats.requests, 'request')}, ${plural(stats.retries, 'retry', 'retries')}`;
+  if (result.failed === 0 && result.skipped === 0 && result.notStarted === 0 && !result.interrupted) {
     const n = (a: ChangeResult['action']) => result.results.filter((r) => r.status === 'done' && r.action === a).length;
     return `${c.bold(c.green('Apply complete:'))} ${n('create')} added, ${n('update')} changed, ${n('delete')} destroyed in ${formatSeconds(result.ms)} (${requests}).`;
   }
   const head = result.interrupted ? 'Apply interrupted:' : 'Apply incomplete:';
-  return `${c.bold(c.red(head))} ${result.done} done, ${result.failed} failed, ${result.skipped} skipped. Run plan again to see what is left.`;
+  const notStarted = result.notStarted > 0 ? `, ${count(result.notStarted)} not started` : '';
+  return `${c.bold(c.red(head))} ${count(result.done)} done, ${count(result.failed)} failed, ${count(result.skipped)} skipped${notStarted}. Run plan again to see what is left.`;
+}
+
+/**
+ * Whether the line of a finished change is shown as it finishes. Changes not started (an
+ * interrupted run) are held back: the summary counts them, and renderNotStarted names them when
+ * there are few.
+ */
+export function showsAsFinished(r: ChangeResult): boolean {
+  return !isNotStarted(r);
+}
+
+/** One line per change not started, when there are at most NAMED_NOT_STARTED_MAX of them; else none. */
+export function renderNotStarted(result: ApplyResult, opts: ApplyTextOptions = {}): string[] {
+  if (result.notStarted === 0 || result.notStarted > NAMED_NOT_STARTED_MAX) return [];
+  const c = pc.createColors(opts.color ?? false);
+  return result.results.filter(isNotStarted).map((r) => `  ${c.dim('.')} ${changeTitle(r)} ${c.dim('not started')}`);
 }

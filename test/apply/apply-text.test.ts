@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyResult, ChangeResult } from '../../src/apply/execute.js';
-import { renderApplyHeader, renderApplySummary, renderFinishedLine, renderLiveLine } from '../../src/render/apply-text.js';
+import {
+  renderApplyHeader,
+  renderApplySummary,
+  renderFinishedLine,
+  renderLiveLine,
+  renderNotStarted,
+  showsAsFinished,
+} from '../../src/render/apply-text.js';
 
 const r = (over: Partial<ChangeResult>): ChangeResult => ({
   ref: 'monitor:mx-eu-3',
@@ -18,10 +25,10 @@ const result = (results: ChangeResult[], over: Partial<ApplyResult> = {}): Apply
   results,
   done: results.filter((x) => x.status === 'done').length,
   failed: results.filter((x) => x.status === 'failed').length,
-  skipped: results.filter((x) => x.status === 'skipped').length,
+  skipped: results.filter((x) => x.status === 'skipped' && x.reason !== 'interrupted').length,
+  notStarted: results.filter((x) => x.status === 'skipped' && x.reason === 'interrupted').length,
   ms: 912,
   interrupted: false,
-  retries: 0,
   readbacks: 0,
   ...over,
 });
@@ -98,9 +105,8 @@ describe('renderApplySummary', () => {
     expect(renderApplySummary(result(all), { requests: 11, retries: 0 })).toBe(
       'Apply complete: 2 added, 4 changed, 1 destroyed in 0.9 s (11 requests, 0 retries).',
     );
-    // The engine's own retries count with the client's.
-    expect(renderApplySummary(result([r({})], { retries: 1 }), { requests: 1, retries: 0 })).toBe(
-      'Apply complete: 1 added, 0 changed, 0 destroyed in 0.9 s (1 request, 1 retry).',
+    expect(renderApplySummary(result([r({})]), { requests: 2, retries: 1 })).toBe(
+      'Apply complete: 1 added, 0 changed, 0 destroyed in 0.9 s (2 requests, 1 retry).',
     );
   });
 
@@ -109,9 +115,24 @@ describe('renderApplySummary', () => {
     expect(renderApplySummary(result(mixed), { requests: 3, retries: 0 })).toBe(
       'Apply incomplete: 1 done, 1 failed, 1 skipped. Run plan again to see what is left.',
     );
-    expect(renderApplySummary(result([r({}), r({ status: 'skipped', id: null, reason: 'interrupted' })], { interrupted: true }), { requests: 1, retries: 0 })).toBe(
-      'Apply interrupted: 1 done, 0 failed, 1 skipped. Run plan again to see what is left.',
+    expect(renderApplySummary(result([r({}), r({ status: 'failed', id: null, error: 'x; interrupted before retrying' })], { interrupted: true }), { requests: 1, retries: 0 })).toBe(
+      'Apply interrupted: 1 done, 1 failed, 0 skipped. Run plan again to see what is left.',
     );
+  });
+
+  it('counts what an interruption left unstarted in one line, however many', () => {
+    const notStarted = (i: number) => r({ ref: `m${i}`, key: `mx-${i}`, status: 'skipped', id: null, reason: 'interrupted', ms: 0, attempts: 0 });
+    const many = [r({}), r({ status: 'skipped', id: null, reason: 'needs x' }), ...Array.from({ length: 2107 }, (_, i) => notStarted(i))];
+    expect(renderApplySummary(result(many, { interrupted: true }), { requests: 1, retries: 0 })).toBe(
+      'Apply interrupted: 1 done, 0 failed, 1 skipped, 2,107 not started. Run plan again to see what is left.',
+    );
+    // Not listed one by one as they finish; named afterwards only when there are few.
+    expect(many.filter(showsAsFinished)).toHaveLength(2);
+    expect(renderNotStarted(result(many, { interrupted: true }))).toEqual([]);
+    const few = [r({}), notStarted(1), notStarted(2)];
+    expect(renderNotStarted(result(few, { interrupted: true }))).toEqual(['  . monitor "mx-1" not started', '  . monitor "mx-2" not started']);
+    expect(renderNotStarted(result(Array.from({ length: 5 }, (_, i) => notStarted(i)), { interrupted: true }))).toHaveLength(5);
+    expect(renderNotStarted(result(Array.from({ length: 6 }, (_, i) => notStarted(i)), { interrupted: true }))).toEqual([]);
   });
 
   it('has a header line', () => {

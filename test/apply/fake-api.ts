@@ -3,11 +3,19 @@
  * groups with the service's rules that matter to apply (ids must exist, deleting a monitor deletes
  * its alerts and drops it from groups, updateAlert answers nothing), plus faults and latency that
  * tests control call by call.
+ *
+ * It stands for the client after its retries: each call is one request that succeeds or fails as
+ * the test says (a fault is what the client gives up with). A create whose fault may have been
+ * applied goes through the client's own settleLostCreate with the caller's lookup, as the HTTP
+ * client does, but is never sent again.
  */
 import { ApiError } from '../../src/api/errors.js';
+import { settleLostCreate } from '../../src/api/lost-create.js';
 import type {
   AlertCreate,
+  CallOptions,
   ClientStats,
+  CreateOptions,
   GroupCreate,
   GroupUpdate,
   MonitorCreate,
@@ -145,10 +153,11 @@ export class FakeApi implements MonitoringApi {
     return String(this.nextId);
   }
 
-  private async call<T>(name: string, args: unknown[], apply: () => T): Promise<T> {
+  private async call<T>(name: string, args: unknown[], apply: () => T, opts: CallOptions = {}): Promise<T> {
     const info: CallInfo = { seq: this.calls.length + 1, name, args };
     this.calls.push(info);
     this.stats.requests += 1;
+    opts.onAttempt?.(1);
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
@@ -163,6 +172,18 @@ export class FakeApi implements MonitoringApi {
       return structuredClone(out);
     } finally {
       this.inFlight -= 1;
+    }
+  }
+
+  /** A create: call(), and for a failure that may have been applied, the caller's lookup. */
+  private async create<T extends object>(name: string, args: unknown[], apply: () => T, opts: CreateOptions<T> = {}): Promise<T> {
+    try {
+      return await this.call(name, args, apply, opts);
+    } catch (err) {
+      if (!(err instanceof ApiError) || !err.maybeApplied || opts.lookup === undefined) throw err;
+      const found = await settleLostCreate(err, opts.lookup, opts.signal);
+      if (found === undefined) throw err;
+      return found;
     }
   }
 
@@ -227,7 +248,7 @@ export class FakeApi implements MonitoringApi {
 
   // ---- 4.4 monitors ----
 
-  listMonitors(): Promise<Monitor[]> {
+  listMonitors(_opts?: CallOptions): Promise<Monitor[]> {
     return this.call('listMonitors', [], () => [...this.monitors.values()]);
   }
   getMonitor(id: string): Promise<Monitor> {
@@ -237,15 +258,15 @@ export class FakeApi implements MonitoringApi {
       return m;
     });
   }
-  createMonitor(body: MonitorCreate): Promise<Monitor> {
-    return this.call('createMonitor', [body], () => {
+  createMonitor(body: MonitorCreate, opts?: CreateOptions<Monitor>): Promise<Monitor> {
+    return this.create('createMonitor', [body], () => {
       if (typeof body.label !== 'string' || body.type !== 'smtp') throw refused('createMonitor', 'label: required');
       const m = this.makeMonitor(body);
       this.monitors.set(m.id, m);
       return m;
-    });
+    }, opts);
   }
-  updateMonitor(id: string, body: MonitorUpdate): Promise<Monitor> {
+  updateMonitor(id: string, body: MonitorUpdate, opts?: CallOptions): Promise<Monitor> {
     return this.call('updateMonitor', [id, body], () => {
       const m = this.monitors.get(id);
       if (!m) throw notFound('updateMonitor', [id]);
@@ -254,9 +275,9 @@ export class FakeApi implements MonitoringApi {
       if (attachment !== undefined) m.attachment = attachment === '' ? null : attachment;
       if (meta !== undefined) m.meta = { ...meta };
       return m;
-    });
+    }, opts);
   }
-  deleteMonitor(id: string): Promise<Monitor> {
+  deleteMonitor(id: string, opts?: CallOptions): Promise<Monitor> {
     return this.call('deleteMonitor', [id], () => {
       const m = this.monitors.get(id);
       if (!m) throw notFound('deleteMonitor', [id]);
@@ -264,31 +285,31 @@ export class FakeApi implements MonitoringApi {
       for (const a of [...this.alerts.values()]) if (a.monitor === id) this.alerts.delete(a.id);
       for (const g of this.groups.values()) g.members = g.members.filter((x) => x !== id);
       return m;
-    });
+    }, opts);
   }
 
   // ---- 4.5 alerts ----
 
-  listAlerts(): Promise<Alert[]> {
+  listAlerts(_opts?: CallOptions): Promise<Alert[]> {
     return this.call('listAlerts', [], () => [...this.alerts.values()]);
   }
-  getAlert(id: string): Promise<Alert> {
+  getAlert(id: string, _opts?: CallOptions): Promise<Alert> {
     return this.call('getAlert', [id], () => {
       const a = this.alerts.get(id);
       if (!a) throw notFound('getAlert', [id]);
       return a;
     });
   }
-  createAlert(body: AlertCreate): Promise<Alert> {
-    return this.call('createAlert', [body], () => {
+  createAlert(body: AlertCreate, opts?: CreateOptions<Alert>): Promise<Alert> {
+    return this.create('createAlert', [body], () => {
       this.checkIds('createAlert', [body], [body.monitor]);
       const a = this.makeAlert(body);
       this.alerts.set(a.id, a);
       this.monitors.get(a.monitor)!.alerts.push(a.id);
       return a;
-    });
+    }, opts);
   }
-  updateAlert(id: string, body: AlertCreate): Promise<Alert | null> {
+  updateAlert(id: string, body: AlertCreate, opts?: CallOptions): Promise<Alert | null> {
     return this.call('updateAlert', [id, body], () => {
       const a = this.alerts.get(id);
       if (!a) throw notFound('updateAlert', [id]);
@@ -296,9 +317,9 @@ export class FakeApi implements MonitoringApi {
       const next = { ...this.makeAlert(body), id, violations: a.violations };
       this.alerts.set(id, next);
       return this.opts.updateAlertReturnsNull === false ? next : null;
-    });
+    }, opts);
   }
-  deleteAlert(id: string): Promise<Alert> {
+  deleteAlert(id: string, opts?: CallOptions): Promise<Alert> {
     return this.call('deleteAlert', [id], () => {
       const a = this.alerts.get(id);
       if (!a) throw notFound('deleteAlert', [id]);
@@ -306,30 +327,30 @@ export class FakeApi implements MonitoringApi {
       const m = this.monitors.get(a.monitor);
       if (m) m.alerts = m.alerts.filter((x) => x !== id);
       return a;
-    });
+    }, opts);
   }
 
   // ---- 4.3 groups ----
 
-  listGroups(): Promise<GroupSummary[]> {
+  listGroups(_opts?: CallOptions): Promise<GroupSummary[]> {
     return this.call('listGroups', [], () => [...this.groups.values()].map((g) => ({ id: g.id, name: g.name })));
   }
-  getGroup(id: string): Promise<Group> {
+  getGroup(id: string, _opts?: CallOptions): Promise<Group> {
     return this.call('getGroup', [id], () => {
       const g = this.groups.get(id);
       if (!g) throw notFound('getGroup', [id]);
       return this.groupView(g);
     });
   }
-  createGroup(body: GroupCreate): Promise<Group> {
-    return this.call('createGroup', [body], () => {
+  createGroup(body: GroupCreate, opts?: CreateOptions<Group>): Promise<Group> {
+    return this.create('createGroup', [body], () => {
       this.checkIds('createGroup', [body], body.monitors);
       const g = { id: this.id(), name: body.name, members: [...new Set(body.monitors ?? [])] };
       this.groups.set(g.id, g);
       return this.groupView(g);
-    });
+    }, opts);
   }
-  updateGroup(id: string, body: GroupUpdate): Promise<Group> {
+  updateGroup(id: string, body: GroupUpdate, opts?: CallOptions): Promise<Group> {
     return this.call('updateGroup', [id, body], () => {
       const g = this.groups.get(id);
       if (!g) throw notFound('updateGroup', [id]);
@@ -338,15 +359,15 @@ export class FakeApi implements MonitoringApi {
       const given = body.monitors ?? [];
       g.members = body.replace ? [...new Set(given)] : [...new Set([...g.members, ...given])];
       return this.groupView(g);
-    });
+    }, opts);
   }
-  deleteGroup(id: string): Promise<GroupSummary> {
+  deleteGroup(id: string, opts?: CallOptions): Promise<GroupSummary> {
     return this.call('deleteGroup', [id], () => {
       const g = this.groups.get(id);
       if (!g) throw notFound('deleteGroup', [id]);
       this.groups.delete(id);
       return { id: g.id, name: g.name };
-    });
+    }, opts);
   }
 
   // ---- not used by apply ----

@@ -364,7 +364,7 @@ describe('property: convergence and hands off what is not ours', () => {
         const desired = await load(dir);
         const api = client();
         const plan = await planFor(desired, api);
-        const result = await executePlan(plan, api, { parallelism: 8, owner: OWNER, sleep: async () => {} });
+        const result = await executePlan(plan, api, { parallelism: 8, owner: OWNER });
         expect(result.results.filter((r) => r.status !== 'done'), cfg.text).toEqual([]);
         const requests = await emu.control.requests();
 
