@@ -2,7 +2,7 @@
  * Options and plumbing shared by the commands that talk to the service.
  */
 import type { Command } from 'commander';
-import { UserError } from './errors.js';
+import { UserError } from '../util/errors.js';
 
 export interface ConnectionOptions {
   url?: string;

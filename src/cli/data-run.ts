@@ -4,7 +4,7 @@ import type { OpsIo } from '../ops/io.js';
 import { resolveMonitor } from '../ops/resolve.js';
 import { renderDataJson, renderDataText } from '../render/ops-data.js';
 import type { DataOptions } from './data.js';
-import { UserError } from './errors.js';
+import { UserError } from '../util/errors.js';
 
 const AVERAGES = ['raw', 'hour', 'day'] as const;
 type Average = (typeof AVERAGES)[number];

@@ -6,7 +6,7 @@ import type { OpsIo } from '../ops/io.js';
 import { renderDrillText } from '../render/ops-drill.js';
 import { parsePositiveInt } from './common.js';
 import type { DrillCliOptions } from './drill.js';
-import { UserError } from './errors.js';
+import { UserError } from '../util/errors.js';
 
 /** A day of simulated minutes is already 1440 control calls. */
 const MAX_MINUTES = 1440;

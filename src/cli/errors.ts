@@ -1,22 +1,2 @@
-/**
- * Failures the user can act on. main() prints `message` (never a stack) and exits with `exitCode`.
- */
-export class UserError extends Error {
-  override readonly name = 'UserError';
-  readonly exitCode: number;
-  /** Extra lines printed after the message (diagnostics, lists of offending resources). */
-  readonly details: string[];
-  constructor(message: string, opts: { exitCode?: number; details?: string[] } = {}) {
-    super(message);
-    this.exitCode = opts.exitCode ?? 1;
-    this.details = opts.details ?? [];
-  }
-}
-
-/** Thrown by a command that has already printed what it had to say and only needs an exit code. */
-export class ExitCode extends Error {
-  override readonly name = 'ExitCode';
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
+/** Moved to src/util/errors.ts (a leaf every layer may import); this re-export goes once no importer is left. */
+export { ExitCode, UserError } from '../util/errors.js';

@@ -4,7 +4,7 @@
  * almost nothing.
  */
 import { Command, CommanderError } from 'commander';
-import { ExitCode, UserError } from './errors.js';
+import { ExitCode, UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { registerCommands } from './commands.js';

@@ -6,7 +6,7 @@ import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../plan/types.js';
-import { UserError } from './errors.js';
+import { UserError } from '../util/errors.js';
 
 export interface PlanFlowOptions {
   paths: string[];

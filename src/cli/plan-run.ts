@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { connect, rootOf, useColor, type ConnectionOptions } from './common.js';
-import { UserError } from './errors.js';
+import { UserError } from '../util/errors.js';
 import { planFlow } from './plan-flow.js';
 
 export interface PlanRunOptions extends ConnectionOptions {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ExitCode } from './errors.js';
+import { ExitCode } from '../util/errors.js';
 
 export interface ValidateIo {
   cwd?: string;

@@ -7,7 +7,7 @@ import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { ConnectionOptions } from '../cli/common.js';
 import { connect } from '../cli/common.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../util/errors.js';
 import { readAccount, plural } from '../cli/plan-flow.js';
 import { AccountContradictionError } from '../plan/consistency.js';
 import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from './index.js';

@@ -8,7 +8,7 @@ import { clientOptionsFromEnv } from '../api/config.js';
 import { ApiError } from '../api/errors.js';
 import { parseBaseUrl } from '../api/url.js';
 import { parseSeconds, type ConnectionOptions } from '../cli/common.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../util/errors.js';
 import { registerSecret } from '../util/redact.js';
 
 export type Env = Record<string, string | undefined>;

@@ -5,7 +5,7 @@
  */
 import { isLoopbackHost, parseBaseUrl } from '../api/url.js';
 import type { OutboxMessage } from '../emulator/alerting.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../util/errors.js';
 
 /** The outbox entries `GET /_emulator/outbox` answers with (a type only: nothing of the emulator is loaded). */
 export type { OutboxMessage } from '../emulator/alerting.js';

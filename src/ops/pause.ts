@@ -3,7 +3,7 @@
  * resume them (API 4.6), and the list of current pauses with labels and subjects.
  */
 import type { MonitoringApi, PausedAlert } from '../api/types.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../util/errors.js';
 import type { Alert, Monitor } from '../model/live.js';
 import { readConsistently } from '../plan/consistency.js';
 import { resolveAlertRef, resolveMonitor, type ResolvedAlert } from './resolve.js';

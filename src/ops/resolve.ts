@@ -3,7 +3,7 @@
  * not unique on the service, so an ambiguous label is refused with the candidates rather than
  * guessed, and an unknown one gets the closest labels as "did you mean".
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../util/errors.js';
 import { levenshtein } from '../config/suggest.js';
 import type { Alert, Monitor } from '../model/live.js';
 

@@ -17,7 +17,7 @@
  * contradiction (a stale page is usually gone on the next request) and throws
  * `AccountContradictionError`, a UserError, when the second read contradicts itself too.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../util/errors.js';
 import type { Alert, Destination, Group, Monitor } from '../model/live.js';
 
 export type ListName = 'monitor' | 'alert' | 'group' | 'destination';

@@ -1,4 +1,4 @@
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../util/errors.js';
 
 /**
  * The configuration cannot be planned against this account as it stands: the user must change the

@@ -5,7 +5,7 @@
  * with the message plan gives.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/util/errors.js';
 import { runDrillCommand } from '../../src/cli/drill-run.js';
 import { runPause, runPaused } from '../../src/cli/pause-run.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DurationError, formatDuration, parseDuration } from '../../src/ops/duration.js';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/util/errors.js';
 
 describe('parseDuration', () => {
   it.each([

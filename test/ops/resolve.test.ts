@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/util/errors.js';
 import type { Alert, Monitor } from '../../src/model/live.js';
 import { resolveAlertRef, resolveMonitor, suggestions } from '../../src/ops/resolve.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runPause } from '../../src/cli/pause-run.js';
 import { runStatus } from '../../src/cli/status-run.js';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/util/errors.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo, seedAccount, v1Env, v2Env, type OpsAccount } from './helpers.js';
 

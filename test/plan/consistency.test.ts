@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/util/errors.js';
 import {
   AccountContradictionError,
   checkAccountConsistency,

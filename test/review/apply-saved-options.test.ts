@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { runApply } from '../../src/cli/apply-run.js';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/util/errors.js';
 
 describe('apply --plan FILE with plan-shaping options', () => {
   const cmd = new Command();

@@ -1,0 +1,25 @@
+/**
+ * Failures the user can act on, as values every layer may throw: main() (src/cli/main.ts) prints
+ * `message` and `details` (never a stack, secrets redacted) and exits with `exitCode`. A leaf: it
+ * imports nothing, so the planner, the loader or an operator module can refuse bad input without
+ * depending on the command line.
+ */
+export class UserError extends Error {
+  override readonly name = 'UserError';
+  readonly exitCode: number;
+  /** Extra lines printed after the message (diagnostics, lists of offending resources). */
+  readonly details: string[];
+  constructor(message: string, opts: { exitCode?: number; details?: string[] } = {}) {
+    super(message);
+    this.exitCode = opts.exitCode ?? 1;
+    this.details = opts.details ?? [];
+  }
+}
+
+/** Thrown by a command that has already printed what it had to say and only needs an exit code. */
+export class ExitCode extends Error {
+  override readonly name = 'ExitCode';
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
