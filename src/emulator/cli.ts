@@ -3,7 +3,7 @@
  * exactly one line, `listening on <url>`, so scripts can read the address; everything meant for
  * people goes to STDERR.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../util/errors.js';
 import { DEFAULT_CREDENTIALS, EmulatorStartError, StateFileError, startEmulator } from './index.js';
 import { isSeedName } from './seed.js';
 
