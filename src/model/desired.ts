@@ -67,6 +67,8 @@ export interface DesiredAlert {
   repeat?: boolean;
   /** Earlier subjects of this alert: lets a subject change plan as an update, never a delete + create. */
   previous_subjects?: string[];
+  /** Names of checks (src/checks) silenced for this alert; absent when none. */
+  disable_checks?: string[];
   source: SourceRef;
 }
 
@@ -75,6 +77,8 @@ export interface DesiredMonitor {
   previous_labels: string[];
   spec: MonitorSpec;
   alerts: DesiredAlert[];
+  /** Names of checks silenced for this monitor and the alerts under it; absent when none. */
+  disable_checks?: string[];
   source: SourceRef;
 }
 
@@ -86,6 +90,8 @@ export interface DesiredGroup {
    * Null when the configuration leaves `monitors` out: the membership is not managed then.
    */
   monitors: string[] | null;
+  /** Names of checks silenced for this group; absent when none. */
+  disable_checks?: string[];
   source: SourceRef;
 }
 
@@ -95,7 +101,12 @@ export interface Settings {
   /** Label and group-name globs monsync never reads into a plan. */
   ignore: string[];
   prune: boolean;
+  /** `settings.checks`: severities by check name, over the catalogue's defaults; absent when not set. */
+  checks?: Record<string, CheckLevel>;
 }
+
+/** What a check reports as (src/checks): `off` runs it not at all. */
+export type CheckLevel = 'error' | 'warning' | 'off';
 
 export interface DesiredState {
   settings: Settings;

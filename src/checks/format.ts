@@ -1,0 +1,17 @@
+/** Findings as people read them: the `file:line:column: severity name: message` line, and counts. */
+import type { Finding } from './types.js';
+
+/** `examples/x.yaml:12:5: warning alert/missing: monitor "mx-eu-2" has no alert; nobody is told when it fails` */
+export function formatFinding(f: Finding): string {
+  return `${f.file}:${f.line}:${f.column}: ${f.severity} ${f.check}: ${f.message}`;
+}
+
+/** "1 error, 2 warnings"; "no findings" when empty. */
+export function countFindings(findings: readonly Finding[]): string {
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.length - errors;
+  const parts: string[] = [];
+  if (errors) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+  if (warnings) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return parts.length ? parts.join(', ') : 'no findings';
+}

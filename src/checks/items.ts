@@ -1,0 +1,19 @@
+/** Walks over the declared items the checks look at, and the words their messages share. */
+import type { DesiredAlert, DesiredMonitor, DesiredState } from '../model/desired.js';
+
+export const q = (s: string): string => JSON.stringify(s);
+
+/** Every declared alert with the managed monitor it sits under (none for top-level alerts). */
+export function* allAlerts(desired: DesiredState): Generator<{ alert: DesiredAlert; monitor?: DesiredMonitor }> {
+  for (const monitor of desired.monitors) for (const alert of monitor.alerts) yield { alert, monitor };
+  for (const alert of desired.alerts) yield { alert };
+}
+
+/** `alert "S" on monitor "M"`, the way findings name an alert. */
+export function alertName(alert: DesiredAlert): string {
+  return `alert ${q(alert.subject_init)} on monitor ${q(alert.monitor)}`;
+}
+
+export function minutes(n: number): string {
+  return `${n} minute${n === 1 ? '' : 's'}`;
+}
