@@ -1,15 +1,12 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../util/errors.js';
+import { plural } from '../util/plural.js';
 
 export interface ValidateIo {
   cwd?: string;
   env?: Record<string, string | undefined>;
   stdout?: (line: string) => void;
   stderr?: (line: string) => void;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** Offline check of configuration files: 0 when valid, 1 after printing every problem. */

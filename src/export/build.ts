@@ -7,7 +7,7 @@
 import { ALERT_BODY_FIELDS } from '../model/desired.js';
 import type { Alert, LiveState, Monitor } from '../model/live.js';
 import { ALLOWED_TIMERS, ALLOWED_TTLS, DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
-import { globMatch } from '../plan/glob.js';
+import { globMatch } from '../util/glob.js';
 
 /** A refusal to export: the output could not be planned (e.g. two monitors share a label). */
 export class ExportError extends Error {

@@ -4,26 +4,19 @@
  * guessed, and an unknown one gets the closest labels as "did you mean".
  */
 import { UserError } from '../util/errors.js';
-import { levenshtein } from '../config/suggest.js';
 import type { Alert, Monitor } from '../model/live.js';
+import { quote } from '../util/safe-text.js';
+import { levenshtein, typoLimit } from '../util/suggest.js';
 
 const MAX_LISTED = 8;
 
-/** Visible form of a label in a message: quoted, control characters escaped. */
-function q(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return JSON.stringify(text).replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
 /**
  * Up to `max` candidates worth suggesting: the nearest within a plausible typo (the limit of
- * config/suggest's `closest`), then those containing the input or contained in it.
+ * util/suggest's `closest`), then those containing the input or contained in it.
  */
 export function suggestions(input: string, candidates: readonly string[], max = 3): string[] {
   const lower = input.toLowerCase();
-  const limit = Math.max(1, Math.min(3, Math.floor(input.length / 3)));
+  const limit = typoLimit(input);
   const scored = [...new Set(candidates)].map((c) => ({ c, d: levenshtein(lower, c.toLowerCase()) }));
   const byDistance = (a: { c: string; d: number }, b: { c: string; d: number }): number => a.d - b.d || a.c.localeCompare(b.c);
   const best = Math.min(...scored.map((s) => s.d));
@@ -39,14 +32,14 @@ export function suggestions(input: string, candidates: readonly string[], max = 
 
 function knownList(labels: readonly string[]): string[] {
   const sorted = [...new Set(labels)].sort((a, b) => a.localeCompare(b));
-  const shown = sorted.slice(0, MAX_LISTED).map((l) => `  - ${q(l)}`);
+  const shown = sorted.slice(0, MAX_LISTED).map((l) => `  - ${quote(l)}`);
   if (sorted.length > MAX_LISTED) shown.push(`  … and ${sorted.length - MAX_LISTED} more`);
   return shown;
 }
 
 function didYouMean(found: string[]): string {
   if (found.length === 0) return '';
-  return `; did you mean ${found.map(q).join(' or ')}?`;
+  return `; did you mean ${found.map(quote).join(' or ')}?`;
 }
 
 export function resolveMonitor(label: string, monitors: readonly Monitor[]): Monitor {
@@ -54,14 +47,14 @@ export function resolveMonitor(label: string, monitors: readonly Monitor[]): Mon
   const matches = monitors.filter((m) => m.label === label);
   if (matches.length === 1) return matches[0] as Monitor;
   if (matches.length > 1) {
-    throw new UserError(`${matches.length} monitors are labelled ${q(label)}, so the label does not say which one; rename all but one in the service`, {
-      details: matches.map((m) => `  - id ${m.id} (${m.type}${m.ip_address ? `, ${q(m.ip_address)}` : ''})`),
+    throw new UserError(`${matches.length} monitors are labelled ${quote(label)}, so the label does not say which one; rename all but one in the service`, {
+      details: matches.map((m) => `  - id ${m.id} (${m.type}${m.ip_address ? `, ${quote(m.ip_address)}` : ''})`),
     });
   }
   const labels = monitors.map((m) => m.label);
-  if (labels.length === 0) throw new UserError(`no monitor labelled ${q(label)}: the account has no monitors`);
+  if (labels.length === 0) throw new UserError(`no monitor labelled ${quote(label)}: the account has no monitors`);
   const found = suggestions(label, labels);
-  throw new UserError(`no monitor labelled ${q(label)}${didYouMean(found)}`, {
+  throw new UserError(`no monitor labelled ${quote(label)}${didYouMean(found)}`, {
     details: found.length > 0 ? [] : ['Monitors of the account:', ...knownList(labels)],
   });
 }
@@ -80,7 +73,7 @@ export function resolveAlertRef(ref: string, monitors: readonly Monitor[], alert
   const colons: number[] = [];
   for (let i = ref.indexOf(':'); i >= 0; i = ref.indexOf(':', i + 1)) colons.push(i);
   if (colons.length === 0) {
-    throw new UserError(`--alert ${q(ref)}: expected MONITOR:SUBJECT, the monitor's label and the alert's trigger subject, e.g. "mx-eu-1:mx-eu-1 is DOWN"`);
+    throw new UserError(`--alert ${quote(ref)}: expected MONITOR:SUBJECT, the monitor's label and the alert's trigger subject, e.g. "mx-eu-1:mx-eu-1 is DOWN"`);
   }
   const byLabel = new Map<string, Monitor[]>();
   for (const m of monitors) byLabel.set(m.label, [...(byLabel.get(m.label) ?? []), m]);
@@ -100,8 +93,8 @@ export function resolveAlertRef(ref: string, monitors: readonly Monitor[], alert
   }
   if (hits.length === 1) return hits[0] as ResolvedAlert;
   if (hits.length > 1) {
-    throw new UserError(`--alert ${q(ref)} matches ${hits.length} alerts; the service cannot tell them apart by subject`, {
-      details: hits.map((h) => `  - alert id ${h.alert.id} of monitor ${q(h.monitor.label)} (id ${h.monitor.id})`),
+    throw new UserError(`--alert ${quote(ref)} matches ${hits.length} alerts; the service cannot tell them apart by subject`, {
+      details: hits.map((h) => `  - alert id ${h.alert.id} of monitor ${quote(h.monitor.label)} (id ${h.monitor.id})`),
     });
   }
 
@@ -110,10 +103,10 @@ export function resolveAlertRef(ref: string, monitors: readonly Monitor[], alert
   const subjects = alerts.filter((a) => named.some((m) => m.id === a.monitor)).map((a) => a.subject_init);
   const first = splits[0] as { label: string; subject: string };
   if (subjects.length === 0) {
-    throw new UserError(`monitor ${q(first.label)} has no alerts, so there is no alert ${q(first.subject)} to act on`);
+    throw new UserError(`monitor ${quote(first.label)} has no alerts, so there is no alert ${quote(first.subject)} to act on`);
   }
   const found = suggestions(first.subject, subjects);
-  throw new UserError(`monitor ${q(first.label)} has no alert with subject ${q(first.subject)}${didYouMean(found)}`, {
-    details: [`Alert subjects of ${q(first.label)}:`, ...knownList(subjects)],
+  throw new UserError(`monitor ${quote(first.label)} has no alert with subject ${quote(first.subject)}${didYouMean(found)}`, {
+    details: [`Alert subjects of ${quote(first.label)}:`, ...knownList(subjects)],
   });
 }

@@ -5,7 +5,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { LiveState, Monitor } from '../model/live.js';
-import { matchesAny } from './glob.js';
+import { matchesAny } from '../util/glob.js';
 
 /**
  * The live state without what `settings.ignore` hides: monitors by label (and their alerts) and

@@ -5,7 +5,8 @@ import pc from 'picocolors';
 import type { MonitorData } from '../api/types.js';
 import { buildChart, summarize, DEFAULT_CHART_WIDTH } from '../ops/chart.js';
 import { formatDuration } from '../ops/duration.js';
-import { formatMs, plural, safe, utcMinute } from './ops-format.js';
+import { formatMs, safe, utcMinute } from './ops-format.js';
+import { plural } from '../util/plural.js';
 
 const BARS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
 export const FAILED_MARK = '✗';

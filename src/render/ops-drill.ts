@@ -5,7 +5,8 @@
 import pc from 'picocolors';
 import { formatDuration } from '../ops/duration.js';
 import type { DrillAlert, DrillRecipient, DrillReport } from '../ops/drill.js';
-import { plural, quoted, safe } from './ops-format.js';
+import { quoted, safe } from './ops-format.js';
+import { plural } from '../util/plural.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 

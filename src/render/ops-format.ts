@@ -3,12 +3,11 @@
  * Labels, subjects and addresses come from the service: they are escaped so they cannot move the
  * cursor, recolour the terminal or reorder text.
  */
+import { escapeControl } from '../util/safe-text.js';
 
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-
+/** Free text on one line of a table: unsafe characters escaped, a tab a space, a newline `\n`. */
 export function safe(text: string): string {
-  return text.replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\t/g, ' ').replace(/\n/g, '\\n');
+  return escapeControl(text).replace(/\t/g, ' ').replace(/\n/g, '\\n');
 }
 
 /** A subject or other free text, double-quoted and escaped. */
@@ -36,10 +35,6 @@ export function utcMinute(ms: number): string {
 export function formatMs(value: number): string {
   if (Math.abs(value) < 1000) return `${Math.round(value)} ms`;
   return `${(value / 1000).toFixed(2)} s`;
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**

@@ -3,7 +3,8 @@
  */
 import pc from 'picocolors';
 import type { StatusReport } from '../ops/status.js';
-import { plural, safe, table } from './ops-format.js';
+import { safe, table } from './ops-format.js';
+import { plural } from '../util/plural.js';
 
 export function renderStatusText(report: StatusReport, options: { color: boolean }): string {
   const c = pc.createColors(options.color);

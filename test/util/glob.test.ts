@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globMatch, matchesAny } from '../../src/plan/glob.js';
+import { globMatch, matchesAny } from '../../src/util/glob.js';
 
 describe('glob', () => {
   it.each([
