@@ -89,24 +89,42 @@ function expectV2(s: EmuState): void {
   expect(s.alerts.filter((a) => /^f-0[567] /.test(a.subject_init))).toEqual([]);
 }
 
-const profiles: [string, Record<string, unknown>][] = [
-  ['latency 40 ms', { latency_ms: 40 }],
-  ['10% 503', { error_rate: 0.1, error_status: 503, seed: 11 }],
-  ['429 with Retry-After 1 on every 7th call', { rate_limit_every: 7, retry_after: 1 }],
-  ['20% of answers dropped after the service acted', { drop_rate: 0.2, seed: 5 }],
-  ['all of them at once', { latency_ms: 10, error_rate: 0.1, rate_limit_every: 7, retry_after: 1, drop_rate: 0.2, seed: 3 }],
+/**
+ * [name, faults, applies allowed]. One apply suffices for each fault alone. All of them at once
+ * fail about 4 requests in 10, so a call fails all 1 + maxRetries of its tries about once in a
+ * hundred (one retry budget, src/api/retry.ts): an apply may then end with a failed change, and
+ * the next one finishes the job. Never a duplicate in between.
+ */
+const profiles: [string, Record<string, unknown>, number][] = [
+  ['latency 40 ms', { latency_ms: 40 }, 1],
+  ['10% 503', { error_rate: 0.1, error_status: 503, seed: 11 }, 1],
+  ['429 with Retry-After 1 on every 7th call', { rate_limit_every: 7, retry_after: 1 }, 1],
+  ['20% of answers dropped after the service acted', { drop_rate: 0.2, seed: 5 }, 1],
+  ['all of them at once', { latency_ms: 10, error_rate: 0.1, rate_limit_every: 7, retry_after: 1, drop_rate: 0.2, seed: 3 }, 3],
 ];
 
+/** Applies until an apply exits 0, at most `runs` times; no duplicates after any of them. */
+async function applyUntilDone(dir: string, runs: number): Promise<void> {
+  for (let i = 1; ; i++) {
+    const r = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+    expectNoDuplicates(await state(emu));
+    if (r.code === 0 || i >= runs) {
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      return;
+    }
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+  }
+}
+
 describe('apply under injected faults', () => {
-  it.each(profiles)('%s: creates, then renames, updates and deletes, converge without duplicates', async (_name, faults) => {
+  it.each(profiles)('%s: creates, then renames, updates and deletes, converge without duplicates', async (_name, faults, runs) => {
     const name = `faults-${Object.keys(faults).join('-')}`;
     const dir = ws.path(name);
     await ws.write(`${name}/monsync.yaml`, V1);
     const before = await state(emu);
     await emu.control.faults(faults);
 
-    const first = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
-    expect(first.code, first.stdout + first.stderr).toBe(0);
+    await applyUntilDone(dir, runs);
     const afterV1 = await state(emu);
     expectNoDuplicates(afterV1);
     expect(managed(afterV1, 'e2e')).toHaveLength(12);
@@ -115,8 +133,7 @@ describe('apply under injected faults', () => {
 
     const oldIds = { f01: byLabel(afterV1, pad(1)).id, even: groupByName(afterV1, 'even').id };
     await ws.write(`${name}/monsync.yaml`, V2);
-    const second = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
-    expect(second.code, second.stdout + second.stderr).toBe(0);
+    await applyUntilDone(dir, runs);
 
     const faulted = (await emu.control.requests()).filter((r) => r.fault !== null);
     expect(faulted.length, 'the faults were injected').toBeGreaterThan(0);
@@ -169,6 +186,40 @@ describe('a call the service refuses', () => {
     expectNoDuplicates(s);
     expect(memberLabels(s, 'new-ones')).toEqual(['n-1', 'n-2']);
   });
+});
+
+describe('one retry budget', () => {
+  it('a change the service answers 503 every time costs 1 + maxRetries requests (the emulator counts them)', async () => {
+    await ws.write('budget/monsync.yaml', configYaml({ monitors: [{ label: 'b-1' }] }));
+    const dir = ws.path('budget');
+    expect((await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir })).code).toBe(0);
+    await ws.write('budget/monsync.yaml', configYaml({ monitors: [{ label: 'b-1', timer: 10 }] }));
+    await emu.control.clearRequests();
+    await emu.control.faults({ error_rate: 1, error_status: 503, methods: ['PUT'] });
+    const r = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ {2}x monitor "b-1" failed after 5 attempts: the service said "injected fault: HTTP 503" \(PUT \/v1\/Config\/Monitor\/\d+\/\)$/m);
+    // Once the client's 4 retries: the old engine tried 4 times more on top (20 requests).
+    const puts = (await emu.control.requests()).filter((q) => q.method === 'PUT');
+    expect(puts.map((q) => q.status)).toEqual([503, 503, 503, 503, 503]);
+  }, 30_000);
+});
+
+describe('a hung service', () => {
+  it('fails a plan at the deadline of a call (MONSYNC_DEADLINE), not after five timeouts', async () => {
+    await ws.write('hung/monsync.yaml', configYaml({ monitors: [{ label: 'h-1' }] }));
+    await emu.control.faults({ latency_ms: 1500, methods: ['GET'] });
+    const t0 = performance.now();
+    const r = await runCli(['plan', '--timeout', '0.5'], { url: emu.url, cwd: ws.path('hung'), env: { MONSYNC_DEADLINE: '1' } });
+    const ms = performance.now() - t0;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/gave up at the call's deadline of 1 s \(MONSYNC_DEADLINE\)/);
+    // Five attempts of 0.5 s with backoffs took 3 s and more; the deadline ends it after about 1 s.
+    expect(ms).toBeLessThan(2800);
+    // The emulator still answers the abandoned reads after its latency: let them land.
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await settleRequests(emu);
+  }, 30_000);
 });
 
 describe('a service slower than the client timeout', () => {

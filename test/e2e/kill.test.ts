@@ -1,7 +1,8 @@
 /**
  * An apply killed in the middle (SIGKILL: no handler runs) leaves a partly changed account; the
  * next apply finishes the job without making anything twice. A monitor can never exist without
- * its ownership marker, since the marker is part of the create body.
+ * its ownership marker, since the marker is part of the create body. Ctrl-C (SIGINT) and a CI
+ * system's cancel (SIGTERM) stop it cleanly: no new calls, running ones finish, a summary.
  */
 import { describe, expect, it } from 'vitest';
 import { expectCleanOutput, runCli, startCli, transcripts } from '../helpers/cli.js';
@@ -23,9 +24,13 @@ const CONFIG = configYaml({
   groups: [{ name: 'all-k', monitors: labels }],
 });
 
-/** Starts apply and sends it `signal` once `lines` "created" lines are on its stdout. */
-async function applyKilledAfter(dir: string, lines: number, signal: NodeJS.Signals = 'SIGKILL') {
-  const run = startCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+/**
+ * Starts apply and sends it `signal` once `lines` "created" lines are on its stdout. `atSignal`:
+ * how many requests the emulator had answered right after the signal was sent.
+ */
+async function applyKilledAfter(dir: string, lines: number, signal: NodeJS.Signals = 'SIGKILL', extra: string[] = []) {
+  const run = startCli(['apply', '--auto-approve', ...extra], { url: emu.url, cwd: dir });
+  let atSignal = -1;
   const created = () => (run.output().stdout.match(/ created \(id /g) ?? []).length;
   await new Promise<void>((resolve, reject) => {
     let sent = false;
@@ -40,9 +45,18 @@ async function applyKilledAfter(dir: string, lines: number, signal: NodeJS.Signa
     run.child.stdout!.on('data', check);
     run.child.on('close', () => reject(new Error(`apply finished before ${lines} creates:\n${run.output().stdout}`)));
   });
+  atSignal = (await emu.control.requests()).length;
   const r = await run.done;
   expect(r.stdout).not.toContain('Apply complete');
-  return r;
+  return { ...r, atSignal };
+}
+
+/** `Apply interrupted: 3 done, 0 failed, 0 skipped, 76 not started.` as numbers. */
+function interruptedSummary(stdout: string): { done: number; failed: number; skipped: number; notStarted: number } {
+  const m = /^Apply interrupted: (\d+) done, (\d+) failed, (\d+) skipped, ([\d,]+) not started\. Run plan again to see what is left\.$/m.exec(stdout);
+  expect(m, stdout).not.toBeNull();
+  const [done, failed, skipped, notStarted] = m!.slice(1).map((x) => Number(x.replace(/,/g, '')));
+  return { done: done!, failed: failed!, skipped: skipped!, notStarted: notStarted! };
 }
 
 describe('apply killed in the middle', () => {
@@ -85,8 +99,12 @@ describe('apply interrupted with Ctrl-C (SIGINT)', () => {
     await emu.control.faults({ latency_ms: 50 });
     const r = await applyKilledAfter(dir, 3, 'SIGINT');
     expect(r.code, r.stdout + r.stderr).toBe(130);
-    expect(r.stderr).toContain('Interrupted: starting no new calls');
-    expect(r.stdout).toMatch(/skipped: interrupted/);
+    expect(r.stderr).toContain('Interrupted: starting no new calls, waiting for running ones (Ctrl-C again to quit now).');
+    // 81 changes: what was not started is counted in one line, not listed.
+    const summary = interruptedSummary(r.stdout);
+    expect(summary.done + summary.failed + summary.skipped + summary.notStarted).toBe(2 * N + 1);
+    expect(summary.notStarted).toBeGreaterThan(5);
+    expect(r.stdout).not.toMatch(/skipped: interrupted|not started$/m);
     expectCleanOutput(r);
     // Every call it started was waited for: nothing lands after it exited.
     const landed = (await emu.control.requests()).length;
@@ -102,6 +120,46 @@ describe('apply interrupted with Ctrl-C (SIGINT)', () => {
     expectNoDuplicates(s);
     expect(managed(s, 'e2e').map((m) => m.label).sort()).toEqual(labels);
     expect(s.alerts).toHaveLength(N);
+  }, 60_000);
+});
+
+describe('apply cancelled the way CI systems cancel a job (SIGTERM)', () => {
+  it('starts no new calls, lets running ones finish, prints the summary, exits 143; the next apply converges', async () => {
+    await ws.write('sigterm/monsync.yaml', CONFIG);
+    const dir = ws.path('sigterm');
+    await emu.control.faults({ latency_ms: 150 });
+    const r = await applyKilledAfter(dir, 3, 'SIGTERM', ['--parallelism', '2']);
+    expect(r.code, r.stdout + r.stderr).toBe(143);
+    expect(r.stderr).toContain('Interrupted: starting no new calls, waiting for running ones (SIGTERM again to quit now).');
+    const summary = interruptedSummary(r.stdout);
+    expect(summary.done + summary.failed + summary.skipped + summary.notStarted).toBe(2 * N + 1);
+    expect(summary.failed).toBe(0);
+    expect((r.stdout.match(/ created \(id /g) ?? []).length).toBe(summary.done);
+    expectCleanOutput(r);
+    // Only the calls in flight when the signal came (at most --parallelism) landed after it...
+    await settleRequests(emu);
+    const log = await emu.control.requests();
+    expect(log.length - r.atSignal).toBeLessThanOrEqual(2);
+    // ... and every write the service received is one the summary counts as done.
+    expect(log.filter((q) => q.method === 'POST')).toHaveLength(summary.done);
+
+    await emu.control.clearFaults();
+    const again = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const s = await state(emu);
+    expectNoDuplicates(s);
+    expect(managed(s, 'e2e').map((m) => m.label).sort()).toEqual(labels);
+  }, 60_000);
+
+  it('names what was not started when there are few', async () => {
+    const few = configYaml({ monitors: [{ label: 'few-1' }, { label: 'few-2' }, { label: 'few-3' }, { label: 'few-4' }] });
+    await ws.write('sigterm-few/monsync.yaml', few);
+    await emu.control.faults({ latency_ms: 300 });
+    const r = await applyKilledAfter(ws.path('sigterm-few'), 1, 'SIGTERM', ['--parallelism', '1']);
+    expect(r.code, r.stdout + r.stderr).toBe(143);
+    const summary = interruptedSummary(r.stdout);
+    expect(summary.notStarted).toBeGreaterThanOrEqual(1);
+    expect(r.stdout.match(/^ {2}\. monitor "few-\d" not started$/gm) ?? []).toHaveLength(summary.notStarted);
   }, 60_000);
 });
 
