@@ -21,7 +21,9 @@ import {
   validateGroupBody,
   validateMonitorBody,
 } from '../../src/emulator/validate.js';
-import { ALERT_FIELDS, MONITOR_FIELDS, NOT_WHITESPACE, WHITESPACE, name, someOf, yamlOf } from './edge-values.js';
+import { NOT_WHITESPACE, WHITESPACE, edgeValues, someOf, yamlOf } from './edge-values.js';
+
+const { name, MONITOR_FIELDS, ALERT_FIELDS } = edgeValues();
 
 let dir: string;
 beforeAll(async () => {
