@@ -17,6 +17,11 @@ export interface ClientOverrides {
   concurrency?: number;
   /** Takes precedence over MONSYNC_DEADLINE. */
   deadlineMs?: number;
+  /**
+   * An OAuth client (MONSYNC_CLIENT_ID and MONSYNC_CLIENT_SECRET) is enough without v1 credentials:
+   * for the v2 calls of `monsync status`. v1 credentials that are given are still checked.
+   */
+  oauthSuffices?: boolean;
 }
 
 const SANDBOX_HINT = 'for a local sandbox, run `monsync emulator` and set MONSYNC_URL=http://127.0.0.1:8181';
@@ -62,11 +67,11 @@ export function clientOptionsFromEnv(
   }
   const { baseUrl } = parseBaseUrl(rawUrl, fromOverride !== undefined ? 'the --url value' : 'MONSYNC_URL');
 
+  const oauthOnly = overrides.oauthSuffices === true && clientId !== undefined && clientSecret !== undefined;
   if (username === undefined && password === undefined) {
-    throw configError(`no v1 credentials: set MONSYNC_USERNAME and MONSYNC_PASSWORD; ${SANDBOX_HINT}`);
-  }
-  if (username === undefined) throw configError(`MONSYNC_PASSWORD is set but MONSYNC_USERNAME is not: set MONSYNC_USERNAME`);
-  if (password === undefined) throw configError(`MONSYNC_USERNAME is set but MONSYNC_PASSWORD is not: set MONSYNC_PASSWORD`);
+    if (!oauthOnly) throw configError(`no v1 credentials: set MONSYNC_USERNAME and MONSYNC_PASSWORD; ${SANDBOX_HINT}`);
+  } else if (username === undefined) throw configError(`MONSYNC_PASSWORD is set but MONSYNC_USERNAME is not: set MONSYNC_USERNAME`);
+  else if (password === undefined) throw configError(`MONSYNC_USERNAME is set but MONSYNC_PASSWORD is not: set MONSYNC_PASSWORD`);
   if ((clientId === undefined) !== (clientSecret === undefined)) {
     throw configError(
       clientId === undefined
@@ -75,7 +80,7 @@ export function clientOptionsFromEnv(
     );
   }
 
-  const opts: MonitoringClientOptions = { baseUrl, username, password };
+  const opts: MonitoringClientOptions = username !== undefined && password !== undefined ? { baseUrl, username, password } : { baseUrl };
   if (clientId !== undefined && clientSecret !== undefined) {
     opts.clientId = clientId;
     opts.clientSecret = clientSecret;

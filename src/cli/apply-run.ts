@@ -5,7 +5,7 @@ import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../plan/types.js';
 import type { ApplyOptions } from './apply.js';
-import { connect, parsePositiveInt, rootOf, useColor } from './common.js';
+import { parsePositiveInt, rootOf, useColor } from './common.js';
 import { UserError } from './errors.js';
 import { redact } from '../util/redact.js';
 import { computePlan, loadDesired, planFlow, readAccount } from './plan-flow.js';
@@ -29,10 +29,10 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
     if ((opts.target?.length ?? 0) > 0 || opts.prune) {
       throw new UserError('--target and --prune cannot be combined with --plan FILE: the saved plan already fixed them; run plan again with them');
     }
-    api = await connect(opts, concurrency);
+    api = (await import('../api/connect.js')).connect(opts, process.env, { concurrency });
     ({ plan, live } = await loadSavedPlan(api, opts.plan));
   } else {
-    ({ plan, live, desired, api } = await planFlow(() => connect(opts, concurrency), { paths, prune: opts.prune, targets: opts.target }));
+    ({ plan, live, desired, api } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, process.env, { concurrency }), { paths, prune: opts.prune, targets: opts.target }));
   }
 
   const { renderPlanText } = await import('../render/plan-text.js');

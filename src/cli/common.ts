@@ -4,11 +4,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
 
-export interface ConnectionOptions {
-  url?: string;
-  timeout?: string;
-}
-
 export function addConnectionOptions(cmd: Command): Command {
   return cmd
     .option('--url <url>', 'base URL of the service (default: $MONSYNC_URL)')
@@ -36,33 +31,6 @@ export function parsePositiveInt(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} must be a whole number of at least 1, got "${value}"`);
   return n;
-}
-
-export function parseSeconds(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UserError(`${flag} must be a positive number of seconds, got "${value}"`);
-  return n;
-}
-
-/**
- * Builds the API client from the environment (MONSYNC_*) and flags; loaded lazily. `concurrency`:
- * requests in flight at once (the client's default when absent).
- */
-export async function connect(opts: ConnectionOptions, concurrency?: number) {
-  const { MonitoringClient } = await import('../api/client.js');
-  const { clientOptionsFromEnv } = await import('../api/config.js');
-  const { ApiError } = await import('../api/errors.js');
-  try {
-    const options = clientOptionsFromEnv(process.env, {
-      url: opts.url,
-      timeoutMs: opts.timeout ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined,
-      concurrency,
-    });
-    return new MonitoringClient(options);
-  } catch (err) {
-    if (err instanceof ApiError) throw new UserError(err.message.replace(/ \(\S+ \S*\)$/, ''));
-    throw err;
-  }
 }
 
 export function collect(value: string, previous: string[] = []): string[] {

@@ -1,4 +1,4 @@
-import { connectV1 } from '../ops/connect.js';
+import { connect } from '../api/connect.js';
 import { parseDuration } from '../ops/duration.js';
 import type { OpsIo } from '../ops/io.js';
 import { resolveMonitor } from '../ops/resolve.js';
@@ -13,7 +13,7 @@ export async function runData(label: string, opts: DataOptions, io: OpsIo): Prom
   const sinceSeconds = parseDuration(opts.since, '--since');
   const average = opts.average as Average;
   if (!AVERAGES.includes(average)) throw new UserError(`--average must be raw, hour or day, got "${opts.average}"`);
-  const api = connectV1(opts, io.env);
+  const api = connect(opts, io.env);
   try {
     const monitor = resolveMonitor(label, await api.listMonitors());
     // `begin` on the service's clock (the monitor list's Date header just told it); `end` is left to

@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { connectV1 } from '../ops/connect.js';
+import { connect } from '../api/connect.js';
 import { runDrill } from '../ops/drill.js';
 import { EmulatorControl, type EmulatorControlApi } from '../ops/emulator-control.js';
 import type { OpsIo } from '../ops/io.js';
@@ -20,7 +20,7 @@ export async function runDrillCommand(
 ): Promise<number> {
   const minutes = parsePositiveInt(opts.minutes, '--minutes');
   if (minutes > MAX_MINUTES) throw new UserError(`--minutes must be at most ${MAX_MINUTES} (a day), got ${minutes}`);
-  const api = connectV1(opts, io.env);
+  const api = connect(opts, io.env);
   try {
     // Refused before any API call when the target is not a local emulator.
     const control = await controlFor(api.baseUrl);

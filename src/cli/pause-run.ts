@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { connectV1 } from '../ops/connect.js';
+import { connect } from '../api/connect.js';
 import { parseDuration } from '../ops/duration.js';
 import type { OpsIo } from '../ops/io.js';
 import { listPaused, pauseTargets, resolveTargets, resumeTargets, targetsGiven } from '../ops/pause.js';
@@ -20,7 +20,7 @@ export async function runPause(opts: PauseOptions, io: OpsIo): Promise<number> {
   // Everything the user typed is checked before any request.
   const seconds = parseDuration(opts.for, '--for');
   targetsGiven(opts, 'pause');
-  const api = connectV1(opts, io.env);
+  const api = connect(opts, io.env);
   try {
     const targets = await resolveTargets(api, opts, 'pause');
     if (targets.kind === 'all') warnGlobal(io, 'pause');
@@ -33,7 +33,7 @@ export async function runPause(opts: PauseOptions, io: OpsIo): Promise<number> {
 
 export async function runResume(opts: ResumeOptions, io: OpsIo): Promise<number> {
   targetsGiven(opts, 'resume');
-  const api = connectV1(opts, io.env);
+  const api = connect(opts, io.env);
   try {
     const targets = await resolveTargets(api, opts, 'resume');
     if (targets.kind === 'all') warnGlobal(io, 'resume');
@@ -45,7 +45,7 @@ export async function runResume(opts: ResumeOptions, io: OpsIo): Promise<number>
 }
 
 export async function runPaused(opts: PausedOptions, io: OpsIo): Promise<number> {
-  const api = connectV1(opts, io.env);
+  const api = connect(opts, io.env);
   try {
     // Clock times on the service's clock (its Date header): the API gives only the seconds left.
     const serviceNow = () => io.now() + api.serviceClockOffsetMs();

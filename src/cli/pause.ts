@@ -2,7 +2,8 @@
  * `monsync pause`, `resume` and `paused`: alerting on and off by label (API 4.6).
  */
 import type { Command } from 'commander';
-import { addConnectionOptions, collect, type ConnectionOptions } from './common.js';
+import type { ConnectionOptions } from '../api/connect.js';
+import { addConnectionOptions, collect } from './common.js';
 
 export interface PauseOptions extends ConnectionOptions {
   monitor?: string[];

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { connect, rootOf, useColor, type ConnectionOptions } from './common.js';
+import type { ConnectionOptions } from '../api/connect.js';
+import { rootOf, useColor } from './common.js';
 import { UserError } from '../util/errors.js';
 import { planFlow } from './plan-flow.js';
 
@@ -17,7 +18,7 @@ export async function runPlan(paths: string[], opts: PlanRunOptions, cmd: Comman
   if (!['text', 'json', 'markdown'].includes(format)) {
     throw new UserError(`--format must be text, json or markdown, got "${format}"`);
   }
-  const { plan } = await planFlow(() => connect(opts), {
+  const { plan } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, process.env), {
     paths,
     prune: opts.prune,
     targets: opts.target,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { addConnectionOptions, collect, type ConnectionOptions } from './common.js';
+import type { ConnectionOptions } from '../api/connect.js';
+import { addConnectionOptions, collect } from './common.js';
 
 interface PlanOptions extends ConnectionOptions {
   json?: boolean;

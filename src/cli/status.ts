@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { addConnectionOptions, type ConnectionOptions } from './common.js';
+import type { ConnectionOptions } from '../api/connect.js';
+import { addConnectionOptions } from './common.js';
 
 export interface StatusOptions extends ConnectionOptions {
   all?: boolean;

@@ -5,8 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import type { ConnectionOptions } from '../cli/common.js';
-import { connect } from '../cli/common.js';
+import { connect, type ConnectionOptions } from '../api/connect.js';
 import { UserError } from '../util/errors.js';
 import { readAccount, plural } from '../cli/plan-flow.js';
 import { AccountContradictionError } from '../plan/consistency.js';
@@ -38,7 +37,7 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
     }
   }
 
-  const api = await connect(opts);
+  const api = connect(opts, process.env);
   // A read whose lists contradict each other would export an account with monitors or alerts missing.
   const live = await readAccount(api, null).catch((err: unknown) => {
     throw err instanceof AccountContradictionError ? err.withConsequence('no file was written') : err;

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { rootOf, useColor } from '../cli/common.js';
-import type { Env } from './connect.js';
+import type { Env } from '../api/connect.js';
 
 export interface OpsIo {
   out(text: string): void;

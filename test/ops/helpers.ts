@@ -4,7 +4,7 @@
  * emulator's control API.
  */
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
-import type { Env } from '../../src/ops/connect.js';
+import type { Env } from '../../src/api/connect.js';
 import type { OpsIo } from '../../src/ops/io.js';
 import type { TestEmulator } from '../helpers/emulator.js';
 
