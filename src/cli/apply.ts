@@ -23,7 +23,17 @@ export function register(program: Command): void {
     .option('--max-deletes <n>', 'refuse plans deleting more than this (default: 10, or 30% of managed resources when larger)')
     .option('--force', 'apply even when the plan deletes more than --max-deletes')
     .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
-    .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups');
+    .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Each API call is sent at most 5 times (4 retries, one rule for all calls; a create is sent again only',
+        'after reading the account showed it was not made) and gives up after 60 s in all, or --timeout if',
+        'longer (MONSYNC_DEADLINE=seconds to change). Ctrl-C or SIGTERM: no new calls start, running ones',
+        'finish, the summary is printed; exit 130 (Ctrl-C) or 143 (SIGTERM).',
+      ].join('\n'),
+    );
   addConnectionOptions(cmd).action(async (paths: string[], opts: ApplyOptions, self: Command) => {
     const { runApply } = await import('./apply-run.js');
     process.exitCode = await runApply(paths, opts, self);

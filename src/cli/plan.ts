@@ -21,7 +21,8 @@ export function register(program: Command): void {
     .option('--out <file>', 'also save the plan for `monsync apply --plan FILE`')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
     .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
-    .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups');
+    .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
+    .addHelpText('after', '\nA call to the service gives up after 60 s in all, retries included, or --timeout if longer (MONSYNC_DEADLINE=seconds).');
   addConnectionOptions(cmd).action(async (paths: string[], opts: PlanOptions, self: Command) => {
     const { runPlan } = await import('./plan-run.js');
     process.exitCode = await runPlan(paths, opts, self);
