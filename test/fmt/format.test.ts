@@ -158,6 +158,21 @@ describe('comments and blank lines', () => {
     expect(await formatted(text)).toBe(text);
   });
 
+  it('writes a flow collection with comments among its items in block style, each comment with its item', async () => {
+    const text = lines('version: 1', 'groups:', '  - name: g', '    monitors: [a, # the first', '      b]');
+    expect(await formatted(text)).toBe(lines('version: 1', 'groups:', '  - name: g', '    monitors:', '      - a # the first', '      - b'));
+  });
+
+  it('drops a blank line right under a key, which separates nothing, also after an anchor', async () => {
+    const text = lines('version: 1', 'x-a: &a', '', '  timer: 5', 'monitors:', '', '  - label: m', '    <<: *a');
+    expect(await formatted(text)).toBe(lines('version: 1', 'x-a: &a', '  timer: 5', 'monitors:', '  - label: m', '    <<: *a'));
+  });
+
+  it('moves a comment above a key that sorting makes the first of a list item above the item', async () => {
+    const text = lines('version: 1', 'groups:', '  - monitors: []', '    # the name', '    name: g');
+    expect(await formatted(text)).toBe(lines('version: 1', 'groups:', '  # the name', '  - name: g', '    monitors: []'));
+  });
+
   it('keeps a comment between two list items, indented as written, above the second', async () => {
     const text = lines('version: 1', 'monitors:', '  - label: a', '    alerts:', '      - subject_init: d', '        subject_term: u', '  # the second', '  - label: b');
     expect(await formatted(text)).toBe(text);
@@ -337,6 +352,25 @@ describe('refusals', () => {
   it('refuses an alias without an anchor before it, naming where', async () => {
     const r = await format('monitors: *m\nversion: 1\n');
     expect(r).toEqual({ ok: false, diagnostics: [expect.objectContaining({ line: 1, column: 11, message: 'alias *m has no anchor &m defined before it' })] });
+  });
+});
+
+describe('the check of the result', () => {
+  it('refuses, naming the comment, a file with a comment the YAML library cannot keep', async () => {
+    // The parser drops an empty comment after a block scalar header: rewriting would lose it.
+    const text = lines('version: 1', 'monitors:', '  - label: a', '    custom_body: |- #', '      x');
+    const r = await format(text);
+    expect(r).toEqual({
+      ok: false,
+      diagnostics: [
+        {
+          file: 'monsync.yaml',
+          line: 1,
+          column: 1,
+          message: 'formatting would lose or change the comment "#", so the file was left as it is (please report this as a bug)',
+        },
+      ],
+    });
   });
 });
 

@@ -39,8 +39,10 @@ export async function loaded(files: Record<string, string>, env: Record<string, 
   try {
     for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
     const result = await loadConfig(Object.keys(files).sort(), { cwd: dir, env });
-    if ('diagnostics' in result) return { diagnostics: result.diagnostics.map((d) => `${d.file}: ${d.message}`) };
-    return { state: stripSources(result.state), warnings: result.warnings.map((d) => `${d.file}: ${d.message}`) };
+    // Messages may point at other places in the file ("at line 8, column 5"), which move too.
+    const message = (d: { file: string; message: string }) => `${d.file}: ${d.message.replace(/line \d+, column \d+/g, 'line L, column C')}`;
+    if ('diagnostics' in result) return { diagnostics: result.diagnostics.map(message) };
+    return { state: stripSources(result.state), warnings: result.warnings.map(message) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -61,8 +61,11 @@ export function formatConfigText(text: string, options: FormatOptions): FormatRe
   keepFooterInPlace(doc, text);
   placeTrailingComments(doc, text);
   keepKeyLineComments(doc, text);
+  blockWhereCommented(doc);
+  blankLinesBetweenItemsOnly(doc);
   plainScalars(doc);
   sortByShape(doc.contents, options.shape, resolveAliases(doc), new Set());
+  commentsAboveListItems(doc);
   if (header) putHeader(doc, header);
 
   doc.schema = doc.schema.clone();
@@ -225,6 +228,66 @@ function placeTrailingComments(doc: Document, text: string): void {
   });
 }
 
+/**
+ * A `[...]` or `{...}` collection with comments among its items is written in block style: the
+ * printer cannot keep comments inside a flow collection in one stable place (formatting twice
+ * would move them), and in block style each comment sits on its item's line or above it.
+ */
+function blockWhereCommented(doc: Document): void {
+  const commented = (node: unknown): boolean => {
+    if (isPair(node)) {
+      // Both sides are walked: the value may hold a flow collection to convert whatever the key holds.
+      const key = commented(node.key);
+      return commented(node.value) || key;
+    }
+    if (!isScalar(node) && !isCollection(node)) return false;
+    let inside = false;
+    if (isCollection(node)) for (const item of node.items) inside = commented(item) || inside;
+    if (isCollection(node) && node.flow && inside && node.items.length > 0) node.flow = false;
+    return inside || Boolean(node.commentBefore || node.comment);
+  };
+  commented(doc.contents);
+}
+
+/**
+ * Blank lines are kept between items only: one right under `key:` (before a nested collection or
+ * its first item) separates nothing, and the printer writes it in a form it does not read back the
+ * same (after an anchor it even moves the anchor to a line of its own).
+ */
+function blankLinesBetweenItemsOnly(doc: Document): void {
+  visit(doc, {
+    Collection(_key, node) {
+      if (node === doc.contents) return;
+      const first = node.items[0];
+      const target = isPair(first) ? first.key : first;
+      if (isScalar(target) || isCollection(target)) target.spaceBefore = undefined;
+    },
+    Pair(_key, pair) {
+      if (isCollection(pair.value)) pair.value.spaceBefore = undefined;
+    },
+  });
+}
+
+/**
+ * A comment above a key that sorting made the first of a list item would print on the item's `-`
+ * line, where the parser reads it back as the item's own: it goes above the `-` now, so a second
+ * run has nothing to move.
+ */
+function commentsAboveListItems(doc: Document): void {
+  visit(doc, {
+    Seq(_key, seq) {
+      if (seq.flow) return;
+      for (const item of seq.items) {
+        if (!isMap(item) || item.flow) continue;
+        const key = (item.items[0] as Pair | undefined)?.key;
+        if (!(isScalar(key) || isCollection(key)) || !key.commentBefore) continue;
+        item.commentBefore = item.commentBefore ? `${item.commentBefore}\n${key.commentBefore}` : key.commentBefore;
+        key.commentBefore = undefined;
+      }
+    },
+  });
+}
+
 const BLOCK = new Set<string | undefined>(['BLOCK_LITERAL', 'BLOCK_FOLDED']);
 
 /** Single-line strings print plain unless YAML needs quotes; booleans and nulls in their lower-case word. */
@@ -260,6 +323,13 @@ function lossOf(text: string, data: unknown, out: string, file: string): string 
   if (!again.parsed) return `produce invalid YAML (${again.diagnostics[0]?.message ?? 'unknown problem'})`;
   const after = toPlainData(again.parsed);
   if (!after.data || !isDeepStrictEqual(after.data, data)) return 'change the data the file holds';
-  if (!isDeepStrictEqual(commentsOf(out), commentsOf(text))) return 'lose or change a comment';
+  const kept = commentsOf(out);
+  const lost = commentsOf(text).find((c) => {
+    const at = kept.indexOf(c);
+    if (at >= 0) kept.splice(at, 1);
+    return at < 0;
+  });
+  if (lost !== undefined) return `lose or change the comment ${JSON.stringify(lost)}`;
+  if (kept.length > 0) return `add the comment ${JSON.stringify(kept[0])}`;
   return undefined;
 }
