@@ -111,6 +111,8 @@ class AttemptFailure extends Error {
     readonly failure: Failure,
     readonly apiKind: ApiErrorKind,
     readonly detail: string,
+    /** The call's deadline, not the per-attempt timeout, ended this attempt. */
+    readonly atDeadline = false,
   ) {
     super(detail);
   }
@@ -146,10 +148,11 @@ function tooLarge(cap: number): AttemptFailure {
 
 /**
  * Maps what undici threw to the retry rule's failure classes. Only error codes reach messages.
- * `fired`: this client's own timer ended the attempt; `timeoutText` says which limit that was.
+ * `fired`: this client's own timer ended the attempt; `atDeadline`: that timer was the call's deadline.
  */
-function classifyTransportError(err: unknown, fired: boolean, timeoutText: string, cap: number): AttemptFailure {
-  if (fired) return new AttemptFailure({ kind: 'timeout' }, 'timeout', timeoutText);
+function classifyTransportError(err: unknown, fired: boolean, atDeadline: boolean, timeoutMs: number, cap: number): AttemptFailure {
+  const timeoutText = `no answer within the timeout of ${timeoutMs} ms`;
+  if (fired) return new AttemptFailure({ kind: 'timeout' }, 'timeout', atDeadline ? 'no answer' : timeoutText, atDeadline);
   const codes = errorCodes(err);
   if (codes.includes(TOO_LARGE_CODE)) return tooLarge(cap);
   const code = codes.find((c) => NOT_SENT_CODES.has(c) || TIMEOUT_CODES.has(c) || c === 'UND_ERR_CONNECT_TIMEOUT') ?? codes[0];
@@ -440,8 +443,6 @@ export class Transport {
       throw this.pastDeadline(run.lastError);
     }
     const timeoutMs = Math.max(1, Math.min(this.timeoutMs, left));
-    const timedOut =
-      timeoutMs < this.timeoutMs ? `no answer before the call's deadline of ${seconds(this.deadlineMs)}` : `no answer within the timeout of ${this.timeoutMs} ms`;
     try {
       opts.onAttempt?.(run.attempt);
     } catch {
@@ -472,7 +473,7 @@ export class Transport {
         result = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
       }
     } catch (err) {
-      result = classifyTransportError(err, fired, timedOut, this.maxResponseBytes);
+      result = classifyTransportError(err, fired, timeoutMs < this.timeoutMs, this.timeoutMs, this.maxResponseBytes);
     } finally {
       clearTimeout(timer);
       release();
@@ -500,6 +501,7 @@ export class Transport {
       message: `${f.detail}${run.attempt > 1 ? ` (${run.attempt} attempts)` : ''}`,
       maybeApplied: decision.maybeApplied,
     });
+    if (f.atDeadline) throw this.pastDeadline(error);
     if (!decision.retry) throw error;
     run.earlierMaybeApplied ||= mayHaveApplied(f.failure);
     return { retry: error, waitMs: backoffMs(run.retriesUsed + 1, null, this.random) };
