@@ -1,6 +1,6 @@
 import { connect } from '../api/connect.js';
 import { parseDuration } from '../ops/duration.js';
-import type { OpsIo } from '../ops/io.js';
+import type { CommandIo } from './output.js';
 import { resolveMonitor } from '../ops/resolve.js';
 import { renderDataJson, renderDataText } from '../render/ops-data.js';
 import type { DataOptions } from './data.js';
@@ -9,7 +9,7 @@ import { UserError } from '../util/errors.js';
 const AVERAGES = ['raw', 'hour', 'day'] as const;
 type Average = (typeof AVERAGES)[number];
 
-export async function runData(label: string, opts: DataOptions, io: OpsIo): Promise<number> {
+export async function runData(label: string, opts: DataOptions, io: CommandIo): Promise<number> {
   const sinceSeconds = parseDuration(opts.since, '--since');
   const average = opts.average as Average;
   if (!AVERAGES.includes(average)) throw new UserError(`--average must be raw, hour or day, got "${opts.average}"`);

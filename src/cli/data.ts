@@ -17,7 +17,7 @@ export function register(program: Command): void {
     .option('--average <raw|hour|day>', 'raw tests, or hourly / daily averages', 'raw')
     .option('--json', 'print the data as JSON instead of the chart');
   addConnectionOptions(cmd).action(async (label: string, opts: DataOptions, self: Command) => {
-    const [{ runData }, { processIo }] = await Promise.all([import('./data-run.js'), import('../ops/io.js')]);
+    const [{ runData }, { processIo }] = await Promise.all([import('./data-run.js'), import('./output.js')]);
     process.exitCode = await runData(label, opts, processIo(self));
   });
 }

@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import { connect } from '../api/connect.js';
 import { runDrill } from '../ops/drill.js';
 import { EmulatorControl, type EmulatorControlApi } from '../ops/emulator-control.js';
-import type { OpsIo } from '../ops/io.js';
+import type { CommandIo } from './output.js';
 import { renderDrillText } from '../render/ops-drill.js';
 import { parsePositiveInt } from './common.js';
 import type { DrillCliOptions } from './drill.js';
@@ -14,7 +14,7 @@ const MAX_MINUTES = 1440;
 export async function runDrillCommand(
   label: string,
   opts: DrillCliOptions,
-  io: OpsIo,
+  io: CommandIo,
   // Tests may stand in for the emulator's control API; the CLI always probes the real one.
   controlFor: (baseUrl: string) => Promise<EmulatorControlApi> = (baseUrl) => EmulatorControl.connect(baseUrl),
 ): Promise<number> {

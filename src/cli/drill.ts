@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .argument('<label>', 'monitor label')
     .option('--minutes <n>', 'minutes of outage to simulate', '60');
   addConnectionOptions(cmd).action(async (label: string, opts: DrillCliOptions, self: Command) => {
-    const [{ runDrillCommand }, { processIo }] = await Promise.all([import('./drill-run.js'), import('../ops/io.js')]);
+    const [{ runDrillCommand }, { processIo }] = await Promise.all([import('./drill-run.js'), import('./output.js')]);
     process.exitCode = await runDrillCommand(label, opts, processIo(self));
   });
 }

@@ -1,13 +1,13 @@
 import pc from 'picocolors';
 import { connect } from '../api/connect.js';
 import { parseDuration } from '../ops/duration.js';
-import type { OpsIo } from '../ops/io.js';
+import type { CommandIo } from './output.js';
 import { listPaused, pauseTargets, resolveTargets, resumeTargets, targetsGiven } from '../ops/pause.js';
 import { renderPausedJson, renderPausedText, renderPauseOutcome, renderResumeOutcome } from '../render/ops-pause.js';
 import type { PausedOptions, PauseOptions, ResumeOptions } from './pause.js';
 
 /** service-notes.md: the global calls act on every alert synchronously. */
-function warnGlobal(io: OpsIo, verb: 'pause' | 'resume'): void {
+function warnGlobal(io: CommandIo, verb: 'pause' | 'resume'): void {
   const c = pc.createColors(io.errColor);
   io.err(
     c.yellow(
@@ -16,7 +16,7 @@ function warnGlobal(io: OpsIo, verb: 'pause' | 'resume'): void {
   );
 }
 
-export async function runPause(opts: PauseOptions, io: OpsIo): Promise<number> {
+export async function runPause(opts: PauseOptions, io: CommandIo): Promise<number> {
   // Everything the user typed is checked before any request.
   const seconds = parseDuration(opts.for, '--for');
   targetsGiven(opts, 'pause');
@@ -31,7 +31,7 @@ export async function runPause(opts: PauseOptions, io: OpsIo): Promise<number> {
   }
 }
 
-export async function runResume(opts: ResumeOptions, io: OpsIo): Promise<number> {
+export async function runResume(opts: ResumeOptions, io: CommandIo): Promise<number> {
   targetsGiven(opts, 'resume');
   const api = connect(opts, io.env);
   try {
@@ -44,7 +44,7 @@ export async function runResume(opts: ResumeOptions, io: OpsIo): Promise<number>
   }
 }
 
-export async function runPaused(opts: PausedOptions, io: OpsIo): Promise<number> {
+export async function runPaused(opts: PausedOptions, io: CommandIo): Promise<number> {
   const api = connect(opts, io.env);
   try {
     // Clock times on the service's clock (its Date header): the API gives only the seconds left.

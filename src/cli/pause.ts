@@ -31,7 +31,7 @@ export function register(program: Command): void {
     .option('--all', 'every alert of the account (slow on the real service beyond ~50 alerts)')
     .requiredOption('--for <duration>', 'how long: 90s, 30m, 2h, 1d, 1h30m; a bare number is seconds');
   addConnectionOptions(pause).action(async (opts: PauseOptions, self: Command) => {
-    const [{ runPause }, { processIo }] = await Promise.all([import('./pause-run.js'), import('../ops/io.js')]);
+    const [{ runPause }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
     process.exitCode = await runPause(opts, processIo(self));
   });
 
@@ -42,7 +42,7 @@ export function register(program: Command): void {
     .option('--alert <monitor:subject>', "one alert: the monitor's label and the alert's trigger subject (repeatable)", collect)
     .option('--all', 'every pause of the account (slow on the real service beyond ~50 alerts)');
   addConnectionOptions(resume).action(async (opts: ResumeOptions, self: Command) => {
-    const [{ runResume }, { processIo }] = await Promise.all([import('./pause-run.js'), import('../ops/io.js')]);
+    const [{ runResume }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
     process.exitCode = await runResume(opts, processIo(self));
   });
 
@@ -51,7 +51,7 @@ export function register(program: Command): void {
     .description('list paused alerts and when each resumes')
     .option('--json', 'print JSON');
   addConnectionOptions(paused).action(async (opts: PausedOptions, self: Command) => {
-    const [{ runPaused }, { processIo }] = await Promise.all([import('./pause-run.js'), import('../ops/io.js')]);
+    const [{ runPaused }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
     process.exitCode = await runPaused(opts, processIo(self));
   });
 }

@@ -1,11 +1,11 @@
 import pc from 'picocolors';
 import { connectForStatus } from '../ops/connect.js';
-import type { OpsIo } from '../ops/io.js';
+import type { CommandIo } from './output.js';
 import { buildStatusReport, statusExitCode } from '../ops/status.js';
 import { renderStatusJson, renderStatusText } from '../render/ops-status.js';
 import type { StatusOptions } from './status.js';
 
-export async function runStatus(opts: StatusOptions, io: OpsIo): Promise<number> {
+export async function runStatus(opts: StatusOptions, io: CommandIo): Promise<number> {
   const { client, api, reason } = connectForStatus(opts, io.env);
   try {
     io.err(`${pc.createColors(io.errColor).dim(reason)}\n`);

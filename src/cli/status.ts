@@ -14,7 +14,7 @@ export function register(program: Command): void {
     .option('--all', 'list every monitor, not only those with an active alert')
     .option('--json', 'print a JSON object instead of the table');
   addConnectionOptions(cmd).action(async (opts: StatusOptions, self: Command) => {
-    const [{ runStatus }, { processIo }] = await Promise.all([import('./status-run.js'), import('../ops/io.js')]);
+    const [{ runStatus }, { processIo }] = await Promise.all([import('./status-run.js'), import('./output.js')]);
     process.exitCode = await runStatus(opts, processIo(self));
   });
 }

@@ -10,7 +10,8 @@ import { runDrillCommand } from '../../src/cli/drill-run.js';
 import { runPause, runPaused } from '../../src/cli/pause-run.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { emptyAlertList, startLyingProxy, type Lie, type LyingProxy } from '../helpers/lying-proxy.js';
-import { captureIo, seedAccount, v1Env, type OpsAccount } from './helpers.js';
+import { captureIo } from '../helpers/io.js';
+import { seedAccount, v1Env, type OpsAccount } from './helpers.js';
 
 let emu: TestEmulator;
 let acct: OpsAccount;

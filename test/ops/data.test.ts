@@ -4,7 +4,8 @@ import type { MonitorData } from '../../src/api/types.js';
 import { buildChart, summarize } from '../../src/ops/chart.js';
 import { renderDataText } from '../../src/render/ops-data.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { captureIo, seedAccount, v1Env, type OpsAccount } from './helpers.js';
+import { captureIo } from '../helpers/io.js';
+import { seedAccount, v1Env, type OpsAccount } from './helpers.js';
 
 describe('chart', () => {
   const p = (value: number | null, failed = false) => ({ value, failed });

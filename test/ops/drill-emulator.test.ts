@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDrillCommand } from '../../src/cli/drill-run.js';
 import { runPause } from '../../src/cli/pause-run.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { captureIo, seedAccount, v1Env } from './helpers.js';
+import { captureIo } from '../helpers/io.js';
+import { seedAccount, v1Env } from './helpers.js';
 
 /**
  * The drill against the emulator's own simulation (tests every `timer` minutes, alerts evaluated

@@ -5,7 +5,8 @@ import { runDrillCommand } from '../../src/cli/drill-run.js';
 import { runPause } from '../../src/cli/pause-run.js';
 import type { EmulatorControlApi, OutboxMessage } from '../../src/ops/emulator-control.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { captureIo, seedAccount, v1Env, type OpsAccount } from './helpers.js';
+import { captureIo } from '../helpers/io.js';
+import { seedAccount, v1Env, type OpsAccount } from './helpers.js';
 
 let emu: TestEmulator;
 let acct: OpsAccount;

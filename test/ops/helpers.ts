@@ -1,39 +1,11 @@
 /**
- * Shared by the operator-command tests: an in-memory OpsIo, the environment of a user pointed at a
- * test emulator, and a small account of monitors, alerts and destinations seeded through the
- * emulator's control API.
+ * Shared by the operator-command tests: the environment of a user pointed at a test emulator, and a
+ * small account of monitors, alerts and destinations seeded through the emulator's control API
+ * (captureIo, the in-memory output, is test/helpers/io.ts).
  */
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import type { Env } from '../../src/api/connect.js';
-import type { OpsIo } from '../../src/ops/io.js';
 import type { TestEmulator } from '../helpers/emulator.js';
-
-export interface CapturedIo extends OpsIo {
-  stdout: string;
-  stderr: string;
-}
-
-/** A fixed local clock: 2024-06-03 12:00:00 UTC unless given. */
-export const FIXED_NOW = Date.UTC(2024, 5, 3, 12, 0, 0);
-
-export function captureIo(env: Env, opts: { now?: number | (() => number); color?: boolean } = {}): CapturedIo {
-  const now = opts.now ?? FIXED_NOW;
-  const io: CapturedIo = {
-    stdout: '',
-    stderr: '',
-    out: (s) => {
-      io.stdout += s;
-    },
-    err: (s) => {
-      io.stderr += s;
-    },
-    color: opts.color ?? false,
-    errColor: false,
-    env,
-    now: typeof now === 'function' ? now : () => now,
-  };
-  return io;
-}
 
 export function v1Env(url: string): Env {
   return { MONSYNC_URL: url, MONSYNC_USERNAME: DEFAULT_CREDENTIALS.v1.user, MONSYNC_PASSWORD: DEFAULT_CREDENTIALS.v1.password };

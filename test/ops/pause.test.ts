@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runPause, runPaused, runResume } from '../../src/cli/pause-run.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { captureIo, seedAccount, v1Env, type OpsAccount } from './helpers.js';
+import { captureIo } from '../helpers/io.js';
+import { seedAccount, v1Env, type OpsAccount } from './helpers.js';
 
 let emu: TestEmulator;
 let acct: OpsAccount;

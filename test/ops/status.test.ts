@@ -3,7 +3,8 @@ import { runPause } from '../../src/cli/pause-run.js';
 import { runStatus } from '../../src/cli/status-run.js';
 import { UserError } from '../../src/util/errors.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { captureIo, seedAccount, v1Env, v2Env, type OpsAccount } from './helpers.js';
+import { captureIo } from '../helpers/io.js';
+import { seedAccount, v1Env, v2Env, type OpsAccount } from './helpers.js';
 
 let emu: TestEmulator;
 let acct: OpsAccount;
