@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { register as registerApply } from './apply.js';
+import { register as registerChecks } from './checks.js';
 import { register as registerData } from './data.js';
 import { register as registerDrill } from './drill.js';
 import { register as registerEmulator } from './emulator.js';
@@ -17,6 +18,7 @@ import { register as registerValidate } from './validate.js';
 
 export function registerCommands(program: Command): void {
   registerValidate(program);
+  registerChecks(program);
   registerFmt(program);
   registerPlan(program);
   registerShow(program);
