@@ -3,8 +3,9 @@
 // schema (about 0.1 s, plus 40 ms loading ajv's compiler, on every command):
 // - src/config/generated/validate-schema.ts collects every error with its context (allErrors,
 //   verbose), for the messages of src/config/schema.ts;
-// - src/config/fast/generated/accept-schema.ts only says whether the data passes, stopping at the first
-//   problem: what every file of a sound configuration asks, a third faster on a large one.
+// - src/config/fast/generated/accept-schema.ts, the fast path's, only says whether the data passes,
+//   stopping at the first problem: what every file of a sound configuration asks, a third faster on
+//   a large one.
 // `npm run build` runs it with --write before tsc; test/config/generated-validator.test.ts fails
 // when a committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
