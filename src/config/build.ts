@@ -12,10 +12,13 @@ export function buildState(r: Resolved): DesiredState {
     previous_names: [...(g.raw.previous_names ?? [])],
     // Left out: the group's membership is not managed (README, Semantics).
     monitors: g.raw.monitors === undefined ? null : [...g.raw.monitors],
+    ...(g.raw.disable_checks !== undefined ? { disable_checks: [...g.raw.disable_checks] } : {}),
     source: valuePos(g.ref),
   }));
+  const settings: DesiredState['settings'] = { owner: r.settings.owner, ignore: [...r.settings.ignore], prune: r.settings.prune };
+  if (r.settings.checks !== undefined) settings.checks = { ...r.settings.checks };
   return {
-    settings: { owner: r.settings.owner, ignore: [...r.settings.ignore], prune: r.settings.prune },
+    settings,
     monitors: r.monitors.map((m) => m.desired),
     alerts: r.alerts.map((a) => a.desired),
     groups,

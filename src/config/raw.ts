@@ -2,7 +2,7 @@
  * The shape of one configuration file after schema validation (schemas/monsync.schema.json):
  * what the later stages may rely on. Defaults are not merged yet.
  */
-import { MONITOR_SPEC_FIELDS } from '../model/desired.js';
+import { MONITOR_SPEC_FIELDS, type CheckLevel } from '../model/desired.js';
 import type { Attachment, MessageFormat, UseTls } from '../model/live.js';
 
 export interface RawMonitorFields {
@@ -38,11 +38,13 @@ export interface RawAlert extends RawAlertFields {
   previous_subjects?: string[];
   /** Top-level alerts only. */
   monitor?: string;
+  disable_checks?: string[];
 }
 
 export interface RawMonitor extends RawMonitorFields {
   label: string;
   previous_labels?: string[];
+  disable_checks?: string[];
   alerts?: RawAlert[];
 }
 
@@ -50,12 +52,15 @@ export interface RawGroup {
   name: string;
   previous_names?: string[];
   monitors?: string[];
+  disable_checks?: string[];
 }
 
 export interface RawSettings {
   owner?: string;
   ignore?: string[];
   prune?: boolean;
+  /** Severities by check name (the schema lists the names). */
+  checks?: Record<string, CheckLevel>;
 }
 
 export interface RawDefaults {

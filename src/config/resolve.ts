@@ -5,7 +5,7 @@
  * The merged monitors and alerts are built as the state will hold them, once: the checks read
  * them, and build.ts puts them together when nothing was wrong.
  */
-import type { DesiredAlert, DesiredMonitor, MonitorSpec, SourceRef } from '../model/desired.js';
+import type { CheckLevel, DesiredAlert, DesiredMonitor, MonitorSpec, SourceRef } from '../model/desired.js';
 import { DEFAULT_OWNER } from '../model/live.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 import type { PathSegment, Positions } from './locate.js';
@@ -141,6 +141,7 @@ export class ResolvedAlert {
     if (message_term !== undefined) alert.message_term = message_term;
     if (down_only !== undefined) alert.down_only = down_only;
     if (repeat !== undefined) alert.repeat = repeat;
+    if (raw.disable_checks !== undefined) alert.disable_checks = raw.disable_checks.slice();
     this.desired = alert;
   }
 
@@ -203,6 +204,7 @@ export class ResolvedMonitor {
       alerts: alerts.map((a) => a.desired),
       source: locate(locator, ['monitors', index]),
     };
+    if (raw.disable_checks !== undefined) this.desired.disable_checks = raw.disable_checks.slice();
   }
 
   get ref(): Ref {
@@ -221,7 +223,7 @@ export interface ResolvedGroup {
 
 export interface Resolved {
   files: ValidFile[];
-  settings: { owner: string; ignore: string[]; prune: boolean };
+  settings: { owner: string; ignore: string[]; prune: boolean; checks?: Record<string, CheckLevel> };
   settingsRef: Ref | undefined;
   monitors: ResolvedMonitor[];
   /** Top-level alerts. */
@@ -267,11 +269,12 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
   const settingsFile = pickSingle(files, 'settings', diagnostics);
   const defaultsFile = pickSingle(files, 'defaults', diagnostics);
   const rawSettings = settingsFile?.data.settings ?? {};
-  const settings = {
+  const settings: Resolved['settings'] = {
     owner: rawSettings.owner ?? DEFAULT_OWNER,
     ignore: [...(rawSettings.ignore ?? [])],
     prune: rawSettings.prune ?? false,
   };
+  if (rawSettings.checks !== undefined) settings.checks = { ...rawSettings.checks };
   const monitorDefaults: ItemDefaults<RawMonitorFields> = {
     values: defaultsFile?.data.defaults?.monitor,
     ref: defaultsFile && { locator: defaultsFile.locator, path: ['defaults', 'monitor'] },

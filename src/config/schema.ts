@@ -39,7 +39,7 @@ function misplacedHint(context: string, key: string): string | undefined {
 function contextOf(path: readonly PathSegment[]): string {
   const p = path.map(String);
   if (p.length === 0) return 'the top level';
-  if (p[0] === 'defaults' && p.length === 2) return `defaults.${p[1]}`;
+  if ((p[0] === 'defaults' || p[0] === 'settings') && p.length === 2) return `${p[0]}.${p[1]}`;
   if (p.length === 1) return p[0]!;
   if (p[p.length - 1] === 'meta') return 'meta';
   if (p[0] === 'monitors' && p.length === 2) return 'monitor';
