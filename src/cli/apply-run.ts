@@ -1,21 +1,36 @@
-import type { Command } from 'commander';
+/**
+ * `monsync apply`: plan (or read a saved plan), show it, check the delete threshold, ask, run the
+ * changes with live progress, then plan again to show whether the account now matches.
+ */
 import { createInterface } from 'node:readline/promises';
+import type { ConnectionOptions } from '../api/connect.js';
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../plan/types.js';
-import type { ApplyOptions } from './apply.js';
-import { parsePositiveInt, rootOf, useColor } from './common.js';
-import { UserError } from './errors.js';
+import { UserError } from '../util/errors.js';
+import { plural } from '../util/plural.js';
 import { redact } from '../util/redact.js';
-import { computePlan, loadDesired, planFlow, readAccount } from './plan-flow.js';
+import { readAccount } from '../workflow/account.js';
+import { computePlan, loadDesired, planFlow } from '../workflow/plan.js';
+import { parsePositiveInt } from './common.js';
+import type { CommandIo } from './output.js';
+import { printProgress } from './progress.js';
 
-const out = (s: string) => process.stdout.write(s);
+export interface ApplyOptions extends ConnectionOptions {
+  plan?: string;
+  autoApprove?: boolean;
+  parallelism: string;
+  maxDeletes?: string;
+  force?: boolean;
+  target?: string[];
+  prune?: boolean;
+}
 
-export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command): Promise<number> {
+export async function runApply(paths: string[], opts: ApplyOptions, io: CommandIo): Promise<number> {
   const parallelism = parsePositiveInt(opts.parallelism, '--parallelism');
   const maxDeletes = opts.maxDeletes === undefined ? undefined : parseNonNegativeInt(opts.maxDeletes, '--max-deletes');
-  const color = useColor(rootOf(cmd));
+  const { color, out } = io;
   // The client's own cap must not hold apply below --parallelism (its default is 16).
   const concurrency = Math.max(16, parallelism);
   let api: MonitoringApi;
@@ -29,10 +44,15 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
     if ((opts.target?.length ?? 0) > 0 || opts.prune) {
       throw new UserError('--target and --prune cannot be combined with --plan FILE: the saved plan already fixed them; run plan again with them');
     }
-    api = (await import('../api/connect.js')).connect(opts, process.env, { concurrency });
-    ({ plan, live } = await loadSavedPlan(api, opts.plan));
+    api = (await import('../api/connect.js')).connect(opts, io.env, { concurrency });
+    ({ plan, live } = await loadSavedPlan(api, opts.plan, io));
   } else {
-    ({ plan, live, desired, api } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, process.env, { concurrency }), { paths, prune: opts.prune, targets: opts.target }));
+    ({ plan, live, desired, api } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env, { concurrency }), {
+      paths,
+      prune: opts.prune,
+      targets: opts.target,
+      onProgress: printProgress(io),
+    }));
   }
 
   const { renderPlanText } = await import('../render/plan-text.js');
@@ -54,7 +74,7 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
     }
   }
 
-  const { result, signal } = await execute(plan, api, parallelism, color);
+  const { result, signal } = await execute(plan, api, parallelism, io);
 
   if (result.interrupted) return exitCodeOf(signal);
 
@@ -65,9 +85,9 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
     try {
       // The configuration this run applied, not a second read of the files: the check is whether the
       // account now matches what was applied, and parsing a large YAML twice doubled the overhead.
-      const again = desired ?? (await loadDesired(plan.files, true));
-      const liveAfter = await readAccount(api, again, true);
-      const next = await computePlan(again, liveAfter, api, { paths: paths2, prune: plan.options.prune, targets: plan.options.targets, quiet: true });
+      const again = desired ?? (await loadDesired(plan.files));
+      const liveAfter = await readAccount(api, again);
+      const next = await computePlan(again, liveAfter, api, { prune: plan.options.prune, targets: plan.options.targets });
       if (next.changes.length === 0) out('No changes. The account matches the configuration.\n');
       else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
     } catch (err) {
@@ -75,8 +95,8 @@ export async function runApply(paths: string[], opts: ApplyOptions, cmd: Command
       // the account cannot be read again) must not fail the run, nor say that no change was sent.
       if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
       out('not possible.\n');
-      process.stderr.write('Warning: the changes were made, but planning again to check them failed; run `monsync plan` to see whether the account matches.\n');
-      for (const line of err instanceof UserError ? err.details : [err.message]) process.stderr.write(`${redact(line)}\n`);
+      io.err('Warning: the changes were made, but planning again to check them failed; run `monsync plan` to see whether the account matches.\n');
+      for (const line of err instanceof UserError ? err.details : [err.message]) io.err(`${redact(line)}\n`);
     }
   }
   return result.failed > 0 ? 1 : 0;
@@ -111,7 +131,8 @@ function exitCodeOf(signal: NodeJS.Signals | null): number {
  * cancel a job, stop it alike: no new call starts, running ones finish, the summary is printed;
  * the same signal again quits at once.
  */
-async function execute(plan: Plan, api: MonitoringApi, parallelism: number, color: boolean) {
+async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: CommandIo) {
+  const { color, out } = io;
   const { executePlan } = await import('../apply/execute.js');
   const render = await import('../render/apply-text.js');
   const tty = Boolean(process.stdout.isTTY);
@@ -137,13 +158,13 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, colo
     if (stop.signal !== null) process.exit(exitCodeOf(received));
     stop.signal = received;
     const again = received === 'SIGINT' ? 'Ctrl-C' : received;
-    process.stderr.write(`\nInterrupted: starting no new calls, waiting for running ones (${again} again to quit now).\n`);
+    io.err(`\nInterrupted: starting no new calls, waiting for running ones (${again} again to quit now).\n`);
     controller.abort();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  out(`Applying ${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'} with parallelism ${parallelism}\n`);
+  out(`Applying ${plural(plan.changes.length, 'change')} with parallelism ${parallelism}\n`);
   const before = { ...api.stats };
   const started = performance.now();
   const running = new Map<string, string>();
@@ -198,7 +219,7 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, colo
   }
 }
 
-async function loadSavedPlan(api: MonitoringApi, file: string): Promise<{ plan: Plan; live: LiveState }> {
+async function loadSavedPlan(api: MonitoringApi, file: string, io: CommandIo): Promise<{ plan: Plan; live: LiveState }> {
   const { readSavedPlan, checkFingerprint } = await import('../apply/saved-plan.js');
   const { fingerprintLive } = await import('../plan/fingerprint.js');
   const saved = await readSavedPlan(file);
@@ -207,7 +228,7 @@ async function loadSavedPlan(api: MonitoringApi, file: string): Promise<{ plan: 
   if (plan.target !== api.baseUrl) {
     throw new UserError(`this plan was made against ${plan.target}, not ${api.baseUrl}; run plan again`);
   }
-  const live = await readAccount(api, null);
+  const live = await readAccount(api, null, printProgress(io));
   const check = checkFingerprint(plan, fingerprintLive(live, plan.options));
   if (!check.ok) throw new UserError(check.message);
   return { plan, live };

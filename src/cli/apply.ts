@@ -1,16 +1,6 @@
 import type { Command } from 'commander';
-import type { ConnectionOptions } from '../api/connect.js';
+import type { ApplyOptions } from './apply-run.js';
 import { addConnectionOptions, collect } from './common.js';
-
-export interface ApplyOptions extends ConnectionOptions {
-  plan?: string;
-  autoApprove?: boolean;
-  parallelism: string;
-  maxDeletes?: string;
-  force?: boolean;
-  target?: string[];
-  prune?: boolean;
-}
 
 export function register(program: Command): void {
   const cmd = program
@@ -35,7 +25,7 @@ export function register(program: Command): void {
       ].join('\n'),
     );
   addConnectionOptions(cmd).action(async (paths: string[], opts: ApplyOptions, self: Command) => {
-    const { runApply } = await import('./apply-run.js');
-    process.exitCode = await runApply(paths, opts, self);
+    const [{ runApply }, { processIo }] = await Promise.all([import('./apply-run.js'), import('./output.js')]);
+    process.exitCode = await runApply(paths, opts, processIo(self));
   });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_OWNER } from '../model/live.js';
 import { addConnectionOptions, collect } from './common.js';
+import type { ExportOptions } from './export-run.js';
 
 export function register(program: Command): void {
   const cmd = program
@@ -10,8 +11,8 @@ export function register(program: Command): void {
     .option('--match <glob>', 'only monitors / groups whose label / name matches (repeatable)', collect)
     .option('--owner <name>', 'settings.owner of the exported config: the value of the managed-by marker', DEFAULT_OWNER)
     .option('--force', 'overwrite files that already exist');
-  addConnectionOptions(cmd).action(async (opts: { out?: string; match?: string[]; owner: string; force?: boolean; url?: string; timeout?: string }) => {
-    const { runExport } = await import('../export/run.js');
-    process.exitCode = await runExport(opts);
+  addConnectionOptions(cmd).action(async (opts: ExportOptions, self: Command) => {
+    const [{ runExport }, { processIo }] = await Promise.all([import('./export-run.js'), import('./output.js')]);
+    process.exitCode = await runExport(opts, processIo(self));
   });
 }

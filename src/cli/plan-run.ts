@@ -1,10 +1,11 @@
-import type { Command } from 'commander';
+/** `monsync plan`: the plan on stdout as text, JSON or Markdown, optionally saved for `apply --plan`. */
 import type { ConnectionOptions } from '../api/connect.js';
-import { rootOf, useColor } from './common.js';
 import { UserError } from '../util/errors.js';
-import { planFlow } from './plan-flow.js';
+import { planFlow } from '../workflow/plan.js';
+import type { CommandIo } from './output.js';
+import { printProgress } from './progress.js';
 
-export interface PlanRunOptions extends ConnectionOptions {
+export interface PlanOptions extends ConnectionOptions {
   json?: boolean;
   format?: string;
   out?: string;
@@ -13,16 +14,16 @@ export interface PlanRunOptions extends ConnectionOptions {
   prune?: boolean;
 }
 
-export async function runPlan(paths: string[], opts: PlanRunOptions, cmd: Command): Promise<number> {
+export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo): Promise<number> {
   const format = opts.json ? 'json' : (opts.format ?? 'text');
   if (!['text', 'json', 'markdown'].includes(format)) {
     throw new UserError(`--format must be text, json or markdown, got "${format}"`);
   }
-  const { plan } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, process.env), {
+  const { plan } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env), {
     paths,
     prune: opts.prune,
     targets: opts.target,
-    quiet: false,
+    onProgress: printProgress(io),
   });
 
   if (opts.out) {
@@ -33,7 +34,7 @@ export async function runPlan(paths: string[], opts: PlanRunOptions, cmd: Comman
       if (err instanceof SavedPlanError) throw new UserError(err.message);
       throw err;
     }
-    process.stderr.write(`Saved the plan to ${opts.out}: \`monsync apply --plan ${opts.out}\` applies exactly this.\n`);
+    io.err(`Saved the plan to ${opts.out}: \`monsync apply --plan ${opts.out}\` applies exactly this.\n`);
   }
 
   let text: string;
@@ -46,9 +47,9 @@ export async function runPlan(paths: string[], opts: PlanRunOptions, cmd: Comman
     text = renderPlanMarkdown(plan, { title: `monsync plan — \`${where}\` against \`${plan.target}\`` });
   } else {
     const { renderPlanText } = await import('../render/plan-text.js');
-    text = renderPlanText(plan, { color: useColor(rootOf(cmd)) });
+    text = renderPlanText(plan, { color: io.color });
   }
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  io.out(text.endsWith('\n') ? text : `${text}\n`);
 
   if (opts.detailedExitcode && plan.changes.length > 0) return 2;
   return 0;

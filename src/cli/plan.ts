@@ -1,15 +1,6 @@
 import type { Command } from 'commander';
-import type { ConnectionOptions } from '../api/connect.js';
 import { addConnectionOptions, collect } from './common.js';
-
-interface PlanOptions extends ConnectionOptions {
-  json?: boolean;
-  format?: string;
-  out?: string;
-  detailedExitcode?: boolean;
-  target?: string[];
-  prune?: boolean;
-}
+import type { PlanOptions } from './plan-run.js';
 
 export function register(program: Command): void {
   const cmd = program
@@ -24,7 +15,7 @@ export function register(program: Command): void {
     .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
     .addHelpText('after', '\nA call to the service gives up after 60 s in all, retries included, or --timeout if longer (MONSYNC_DEADLINE=seconds).');
   addConnectionOptions(cmd).action(async (paths: string[], opts: PlanOptions, self: Command) => {
-    const { runPlan } = await import('./plan-run.js');
-    process.exitCode = await runPlan(paths, opts, self);
+    const [{ runPlan }, { processIo }] = await Promise.all([import('./plan-run.js'), import('./output.js')]);
+    process.exitCode = await runPlan(paths, opts, processIo(self));
   });
 }

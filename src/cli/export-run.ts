@@ -1,18 +1,21 @@
 /**
- * The `monsync export` command: read the account, export, print or write the files. Progress and
+ * `monsync export`: read the account, export (src/export), print or write the files. Progress and
  * warnings go to stderr so stdout can be redirected into a file.
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { connect, type ConnectionOptions } from '../api/connect.js';
-import { UserError } from '../util/errors.js';
-import { readAccount, plural } from '../cli/plan-flow.js';
+import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from '../export/index.js';
+import { schemaRefFor } from '../export/schema-path.js';
 import { AccountContradictionError } from '../plan/consistency.js';
-import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from './index.js';
-import { schemaRefFor } from './schema-path.js';
+import { UserError } from '../util/errors.js';
+import { plural } from '../util/plural.js';
+import { readAccount } from '../workflow/account.js';
+import type { CommandIo } from './output.js';
+import { printProgress } from './progress.js';
 
-export interface ExportCommandOptions extends ConnectionOptions {
+export interface ExportOptions extends ConnectionOptions {
   out?: string;
   match?: string[];
   owner: string;
@@ -21,8 +24,9 @@ export interface ExportCommandOptions extends ConnectionOptions {
 
 type Target = { kind: 'stdout' } | { kind: 'file'; path: string } | { kind: 'dir'; path: string };
 
-export async function runExport(opts: ExportCommandOptions): Promise<number> {
-  const target = outTarget(opts.out);
+export async function runExport(opts: ExportOptions, io: CommandIo): Promise<number> {
+  const shown = (path: string) => shownFrom(io.cwd, path);
+  const target = outTarget(opts.out, io.cwd);
   if (!opts.owner.trim()) throw new UserError('--owner must not be empty');
   // Refuse before reading the account: a slow read followed by "file exists" wastes the user's time.
   if (target.kind === 'file' && existsSync(target.path) && !opts.force) {
@@ -37,13 +41,13 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
     }
   }
 
-  const api = connect(opts, process.env);
+  const api = connect(opts, io.env);
   // A read whose lists contradict each other would export an account with monitors or alerts missing.
-  const live = await readAccount(api, null).catch((err: unknown) => {
+  const live = await readAccount(api, null, printProgress(io)).catch((err: unknown) => {
     throw err instanceof AccountContradictionError ? err.withConsequence('no file was written') : err;
   });
 
-  const outDir = target.kind === 'stdout' ? process.cwd() : target.kind === 'dir' ? target.path : dirname(target.path);
+  const outDir = target.kind === 'stdout' ? io.cwd : target.kind === 'dir' ? target.path : dirname(target.path);
   const schemaPath = schemaRefFor(outDir, { isDirectory: target.kind === 'dir' });
   let result;
   try {
@@ -52,19 +56,19 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
     if (err instanceof ExportError) throw new UserError(err.message, { details: err.problems.map((p) => `  - ${p}`) });
     throw err;
   }
-  for (const w of result.warnings) process.stderr.write(`Warning: ${w}\n`);
+  for (const w of result.warnings) io.err(`Warning: ${w}\n`);
 
   const what = `${plural(result.counts.monitors, 'SMTP monitor')}, ${plural(result.counts.alerts, 'alert')}, ${plural(result.counts.groups, 'group')}`;
   if (target.kind === 'stdout') {
-    process.stdout.write(result.files[0]!.content);
-    process.stderr.write(`Exported ${what}.\n`);
+    io.out(result.files[0]!.content);
+    io.err(`Exported ${what}.\n`);
     return 0;
   }
 
   if (target.kind === 'file') {
     await mkdir(dirname(target.path), { recursive: true });
-    await writeAtomic(target.path, result.files[0]!.content, Boolean(opts.force));
-    process.stderr.write(`Exported ${what} to ${shown(target.path)}. Next: monsync plan ${shown(target.path)}\n`);
+    await writeAtomic(target.path, result.files[0]!.content, Boolean(opts.force), shown);
+    io.err(`Exported ${what} to ${shown(target.path)}. Next: monsync plan ${shown(target.path)}\n`);
     return 0;
   }
 
@@ -79,35 +83,35 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
   // YAML files here that this export did not write would be read by `monsync plan DIR` too.
   const ours = new Set(result.files.map((f) => f.name));
   const stray = (await readdir(target.path)).filter((n) => /\.ya?ml$/i.test(n) && !ours.has(n)).sort();
-  for (const f of result.files) await writeAtomic(join(target.path, f.name), f.content, Boolean(opts.force));
+  for (const f of result.files) await writeAtomic(join(target.path, f.name), f.content, Boolean(opts.force), shown);
   for (const n of stray) {
-    process.stderr.write(`Warning: ${shown(join(target.path, n))} was not written by this export; \`monsync plan ${shown(target.path)}\` reads it too\n`);
+    io.err(`Warning: ${shown(join(target.path, n))} was not written by this export; \`monsync plan ${shown(target.path)}\` reads it too\n`);
   }
-  process.stderr.write(
+  io.err(
     `Exported ${what} to ${plural(result.files.length, 'file')} in ${shown(target.path)} (${MAIN_FILE} holds settings and defaults). Next: monsync plan ${shown(target.path)}\n`,
   );
   return 0;
 }
 
 /** `--out x.yaml` is a file; an existing directory, a trailing slash or no extension is a directory. */
-function outTarget(out: string | undefined): Target {
+function outTarget(out: string | undefined, cwd: string): Target {
   if (out === undefined || out === '-') return { kind: 'stdout' };
   if (out.trim() === '') throw new UserError('--out needs a file or directory name');
-  const path = resolve(out);
+  const path = resolve(cwd, out);
   if (existsSync(path)) return statSync(path).isDirectory() ? { kind: 'dir', path } : { kind: 'file', path };
   if (/[\\/]$/.test(out) || extname(out) === '') return { kind: 'dir', path };
   return { kind: 'file', path };
 }
 
 /** Write to a temporary name, then rename: an interrupted export never leaves half a file. */
-async function writeAtomic(path: string, content: string, force: boolean): Promise<void> {
+async function writeAtomic(path: string, content: string, force: boolean, shown: (path: string) => string): Promise<void> {
   if (!force && existsSync(path)) throw new UserError(`${shown(path)} exists; give --force to overwrite it`);
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   await writeFile(tmp, content, { flag: 'wx' });
   await rename(tmp, path);
 }
 
-function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
+function shownFrom(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
 }

@@ -1,0 +1,49 @@
+/**
+ * The progress lines of `plan` and `apply` (on stderr, so stdout carries only the plan), from the
+ * events the workflow reports (src/workflow/plan.ts): what was read, how much, how long it took.
+ * Pure; the command decides whether and where to print them.
+ */
+import { plural } from '../util/plural.js';
+
+export type PlanProgress =
+  /** The configuration is loaded and sound. */
+  | { kind: 'configuration'; files: number; monitors: number; alerts: number; groups: number }
+  /** The first account read contradicted itself; the second did not (the warning says what). */
+  | { kind: 'healed'; warning: string }
+  /** The account is read. */
+  | {
+      kind: 'account';
+      url: string;
+      monitors: number;
+      smtpMonitors: number;
+      alerts: number;
+      groups: number;
+      destinations: number;
+      ms: number;
+      requests: number;
+    }
+  /** Where a plan spent its time (the first two run at the same time); printed under MONSYNC_TIMINGS. */
+  | { kind: 'timings'; configurationMs: number; accountMs: number; diffMs: number; sinceStartMs: number };
+
+/** One line, ending in a newline. */
+export function renderProgress(p: PlanProgress): string {
+  switch (p.kind) {
+    case 'configuration':
+      return `Reading ${plural(p.files, 'file')} ... ${plural(p.monitors, 'monitor')}, ${plural(p.alerts, 'alert')}, ${plural(p.groups, 'group')} declared.\n`;
+    case 'healed':
+      return `Warning: ${p.warning}\n`;
+    case 'account':
+      return (
+        `Reading account ${p.url} ... ${plural(p.monitors, 'monitor')} (${p.smtpMonitors} SMTP), ` +
+        `${plural(p.alerts, 'alert')}, ${plural(p.groups, 'group')}, ${plural(p.destinations, 'destination')} ` +
+        `(${(p.ms / 1000).toFixed(1)} s, ${plural(p.requests, 'request')})\n`
+      );
+    case 'timings': {
+      const ms = (n: number) => `${Math.round(n)} ms`;
+      return (
+        `Timings: configuration ${ms(p.configurationMs)}, account read ${ms(p.accountMs)} (alongside), ` +
+        `diff ${ms(p.diffMs)}, ${ms(p.sinceStartMs)} since the process started.\n`
+      );
+    }
+  }
+}

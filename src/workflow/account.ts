@@ -1,0 +1,62 @@
+/**
+ * Reading the account for a command: every list, cross-checked (a read that contradicts itself is read
+ * once more, then refused; src/plan/consistency.ts), reported as progress events rather than printed.
+ */
+import type { MonitoringApi } from '../api/types.js';
+import type { DesiredState } from '../model/desired.js';
+import type { LiveState } from '../model/live.js';
+import type { PlanProgress } from '../render/progress.js';
+
+export type OnProgress = (p: PlanProgress) => void;
+
+export interface AccountRead {
+  /** From the first request to the last answer read and normalised. */
+  ms: number;
+  /** The live state; reports the read (and a healed contradiction first) to `onProgress`. */
+  report(onProgress?: OnProgress): LiveState;
+}
+
+/** The account; with a configuration, single-group reads are limited to the groups it declares. */
+export async function readAccount(api: MonitoringApi, desired: DesiredState | null, onProgress?: OnProgress): Promise<LiveState> {
+  const needed = desired ? groupsNeeded(desired) : undefined;
+  return (await startAccountRead(api, needed)).report(onProgress);
+}
+
+/** Declared group names and their previous names: the groups whose exact membership a plan needs. */
+export function groupsNeeded(desired: DesiredState): Set<string> {
+  return new Set(desired.groups.flatMap((g) => [g.name, ...g.previous_names]));
+}
+
+/** Starts the read at once; `needed` may be a promise, so the reads can start before the configuration is loaded. */
+export async function startAccountRead(
+  api: MonitoringApi,
+  needed: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined> | undefined,
+): Promise<AccountRead> {
+  const { readLive } = await import('../plan/read-live.js');
+  const before = api.stats.requests;
+  const started = performance.now();
+  const { live, healed } = await readLive(api, needed ? { groupsNeeded: needed } : {});
+  const ms = performance.now() - started;
+  const requests = api.stats.requests - before;
+  const warning = healed.length > 0 ? (await import('../plan/consistency.js')).healedWarning(healed) : null;
+  return {
+    ms,
+    report(onProgress) {
+      if (onProgress) {
+        if (warning) onProgress({ kind: 'healed', warning });
+        onProgress({
+          kind: 'account',
+          url: api.baseUrl,
+          monitors: live.monitors.length,
+          smtpMonitors: live.monitors.filter((m) => m.type === 'smtp').length,
+          alerts: live.alerts.length,
+          groups: live.groups.length,
+          destinations: live.destinations.length,
+          ms,
+          requests,
+        });
+      }
+      return live;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * What `plan` and `apply` do before anything is shown or sent: load the configuration, read the
+ * account, diff. Prints nothing: progress goes to `onProgress` (src/render/progress.ts makes the
+ * lines), problems are UserErrors, and nothing is ever written to the service here.
+ */
+import type { MonitoringApi } from '../api/types.js';
+import type { DesiredState } from '../model/desired.js';
+import type { LiveState } from '../model/live.js';
+import type { Plan } from '../plan/types.js';
+import { UserError } from '../util/errors.js';
+import { plural } from '../util/plural.js';
+import { groupsNeeded, startAccountRead, type OnProgress } from './account.js';
+
+export type { OnProgress } from './account.js';
+
+export interface PlanFlowOptions {
+  paths: string[];
+  prune?: boolean;
+  targets?: string[];
+  /** Told what was read and how long it took; nothing is reported without it. */
+  onProgress?: OnProgress;
+}
+
+export interface PlanFlowResult {
+  plan: Plan;
+  desired: DesiredState;
+  live: LiveState;
+}
+
+/** The configuration, or a UserError listing every problem (file, line, field) and that nothing was sent. */
+export async function loadDesired(paths: string[], onProgress?: OnProgress): Promise<DesiredState> {
+  const { loadConfig, formatDiagnostics } = await import('../config/index.js');
+  const result = await loadConfig(paths, { cwd: process.cwd(), env: process.env });
+  if ('diagnostics' in result) {
+    const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
+    throw new UserError(`the configuration has ${plural(errors.length, 'problem')}; no change was sent to the service`, {
+      details: formatDiagnostics(result.diagnostics, process.cwd()).split('\n').filter(Boolean),
+    });
+  }
+  const s = result.state;
+  onProgress?.({
+    kind: 'configuration',
+    files: s.files.length,
+    monitors: s.monitors.length,
+    alerts: s.alerts.length + s.monitors.reduce((n, m) => n + m.alerts.length, 0),
+    groups: s.groups.length,
+  });
+  return s;
+}
+
+/** The plan, or a UserError listing every problem that stops it. */
+export async function computePlan(desired: DesiredState, live: LiveState, api: MonitoringApi, opts: Omit<PlanFlowOptions, 'paths' | 'onProgress'>): Promise<Plan> {
+  const { diff, PlanError } = await import('../plan/diff.js');
+  try {
+    return diff(desired, live, {
+      prune: opts.prune || desired.settings.prune,
+      targets: opts.targets ?? [],
+      target: api.baseUrl,
+    });
+  } catch (err) {
+    if (err instanceof PlanError) {
+      throw new UserError(`the plan cannot be made: ${plural(err.problems.length, 'problem')}; no change was sent to the service`, {
+        details: err.problems.map((p) => `  - ${p}`),
+      });
+    }
+    throw err;
+  }
+}
+
+/**
+ * The account read is nothing but GETs, so it starts at once and its network wait overlaps the YAML
+ * load instead of following it (on a large account the two take about as long). The configuration
+ * still decides what is reported: a broken one is reported alone, before any problem with
+ * credentials or the network, the reads in flight are abandoned, and nothing is ever written.
+ */
+export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: PlanFlowOptions): Promise<PlanFlowResult & { api: MonitoringApi }> {
+  let settleNeeded!: (names: ReadonlySet<string> | undefined) => void;
+  const needed = new Promise<ReadonlySet<string> | undefined>((resolve) => (settleNeeded = resolve));
+  const connecting = connectApi();
+  const reading = connecting.then((api) => startAccountRead(api, needed));
+  // Both are awaited below, or dropped with the configuration's own error: never an unhandled rejection.
+  connecting.catch(() => undefined);
+  reading.catch(() => undefined);
+
+  const started = performance.now();
+  let desired: DesiredState;
+  try {
+    desired = await loadDesired(opts.paths, opts.onProgress);
+  } catch (err) {
+    settleNeeded(undefined);
+    await connecting.then((api) => abandon(api), () => undefined);
+    throw err;
+  }
+  const configurationMs = performance.now() - started;
+  settleNeeded(groupsNeeded(desired));
+  const api = await connecting;
+  const read = await reading;
+  const live = read.report(opts.onProgress);
+  const diffStarted = performance.now();
+  const plan = await computePlan(desired, live, api, opts);
+  // For a slow plan on a large account: which part to look at.
+  opts.onProgress?.({ kind: 'timings', configurationMs, accountMs: read.ms, diffMs: performance.now() - diffStarted, sinceStartMs: performance.now() });
+  return { plan, desired, live, api };
+}
+
+/** Drops the reads still in flight, so a failed run ends now rather than when the answers arrive. */
+async function abandon(api: MonitoringApi): Promise<void> {
+  await api.destroy?.().catch(() => undefined);
+}
