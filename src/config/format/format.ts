@@ -8,10 +8,12 @@
  * quotes where a YAML 1.1 reader would see another type (`"on"`, `"yes"`, `"007"`, `"1e3"`: the
  * loader reads YAML 1.2, editors and older tools often 1.1), `true` / `false` / `null`.
  *
- * Kept as written: every comment and blank line between items (they travel with the item below
- * them; the comment block at the top of the file, modeline included, stays at the top), anchors,
- * aliases and merge keys, flow (`[a, b]`) or block style of each collection, block scalars and
- * multi-line quoted text, the order of list items and of `meta` keys, CRLF line ends.
+ * Kept as written: every comment and blank line between items (a comment above or beside an item
+ * travels with it; one below the last item of a level stays there; the comment block at the top of
+ * the file, modeline included, stays at the top), anchors, aliases and merge keys, flow (`[a, b]`)
+ * or block style of each collection (but a flow collection with comments inside becomes block),
+ * block scalars, multi-line and tab-holding quoted text, the order of list items and of `meta`
+ * keys, a byte-order mark (the CLI's part) and CRLF line ends.
  *
  * The result is checked before it is returned: it must parse, hold exactly the data of the input
  * and every one of its comments. Anything the layout cannot express is refused, never guessed.
