@@ -17,8 +17,8 @@ import type { MonitoringApi } from '../api/types.js';
 import type { Change, Plan } from '../plan/types.js';
 import { changeLabel } from './describe.js';
 import { buildGraph } from './graph.js';
-import { summarizeResults, type ApplyResult, type ChangeResult } from './result.js';
-import { runChange, titleIn } from './run-change.js';
+import { resultBase, summarizeResults, type ApplyResult, type ChangeResult } from './result.js';
+import { describeError, runChange, titleIn } from './run-change.js';
 import { Schedule } from './schedule.js';
 
 export { describeError, resolveRefs } from './run-change.js';
@@ -67,7 +67,12 @@ export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteO
   const schedule: Schedule = new Schedule(changes, graph, {
     parallelism,
     ...(opts.signal ? { signal: opts.signal } : {}),
-    run: (i) => runChange(changes[i]!, context),
+    // runChange reports every outcome as a result; a bug that throws still fails only its change.
+    run: (i) =>
+      runChange(changes[i]!, context).catch((err: unknown) => ({
+        result: { ...resultBase(changes[i]!), status: 'failed' as const, id: null, error: describeError(err), ms: 0, attempts: 0 },
+        interrupted: false,
+      })),
     started: (i) => emit({ type: 'started', index: i, ref: changes[i]!.ref, label: changeLabel(changes[i]!), change: changes[i]! }),
     finished: (i, result) => {
       if (result.status === 'done') ids[i] = result.id;
