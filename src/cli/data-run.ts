@@ -1,10 +1,16 @@
+import type { ConnectionOptions } from '../api/connect.js';
 import { connect } from '../api/connect.js';
 import { parseDuration } from '../ops/duration.js';
 import type { CommandIo } from './output.js';
 import { resolveMonitor } from '../ops/resolve.js';
 import { renderDataJson, renderDataText } from '../render/ops-data.js';
-import type { DataOptions } from './data.js';
 import { UserError } from '../util/errors.js';
+
+export interface DataOptions extends ConnectionOptions {
+  since: string;
+  average: string;
+  json?: boolean;
+}
 
 const AVERAGES = ['raw', 'hour', 'day'] as const;
 type Average = (typeof AVERAGES)[number];

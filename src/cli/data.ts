@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
-import type { ConnectionOptions } from '../api/connect.js';
 import { addConnectionOptions } from './common.js';
-
-export interface DataOptions extends ConnectionOptions {
-  since: string;
-  average: string;
-  json?: boolean;
-}
+import type { DataOptions } from './data-run.js';
 
 export function register(program: Command): void {
   const cmd = program

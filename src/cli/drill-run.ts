@@ -1,3 +1,4 @@
+import type { ConnectionOptions } from '../api/connect.js';
 import pc from 'picocolors';
 import { connect } from '../api/connect.js';
 import { runDrill } from '../ops/drill.js';
@@ -5,8 +6,11 @@ import { EmulatorControl, type EmulatorControlApi } from '../ops/emulator-contro
 import type { CommandIo } from './output.js';
 import { renderDrillText } from '../render/ops-drill.js';
 import { parsePositiveInt } from './common.js';
-import type { DrillCliOptions } from './drill.js';
 import { UserError } from '../util/errors.js';
+
+export interface DrillCliOptions extends ConnectionOptions {
+  minutes: string;
+}
 
 /** A day of simulated minutes is already 1440 control calls. */
 const MAX_MINUTES = 1440;

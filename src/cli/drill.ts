@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import type { ConnectionOptions } from '../api/connect.js';
 import { addConnectionOptions } from './common.js';
-
-export interface DrillCliOptions extends ConnectionOptions {
-  minutes: string;
-}
+import type { DrillCliOptions } from './drill-run.js';
 
 export function register(program: Command): void {
   const cmd = program

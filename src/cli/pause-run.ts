@@ -1,10 +1,27 @@
+import type { ConnectionOptions } from '../api/connect.js';
 import pc from 'picocolors';
 import { connect } from '../api/connect.js';
 import { parseDuration } from '../ops/duration.js';
 import type { CommandIo } from './output.js';
 import { listPaused, pauseTargets, resolveTargets, resumeTargets, targetsGiven } from '../ops/pause.js';
 import { renderPausedJson, renderPausedText, renderPauseOutcome, renderResumeOutcome } from '../render/ops-pause.js';
-import type { PausedOptions, PauseOptions, ResumeOptions } from './pause.js';
+
+export interface PauseOptions extends ConnectionOptions {
+  monitor?: string[];
+  alert?: string[];
+  all?: boolean;
+  for: string;
+}
+
+export interface ResumeOptions extends ConnectionOptions {
+  monitor?: string[];
+  alert?: string[];
+  all?: boolean;
+}
+
+export interface PausedOptions extends ConnectionOptions {
+  json?: boolean;
+}
 
 /** service-notes.md: the global calls act on every alert synchronously. */
 function warnGlobal(io: CommandIo, verb: 'pause' | 'resume'): void {

@@ -2,25 +2,8 @@
  * `monsync pause`, `resume` and `paused`: alerting on and off by label (API 4.6).
  */
 import type { Command } from 'commander';
-import type { ConnectionOptions } from '../api/connect.js';
 import { addConnectionOptions, collect } from './common.js';
-
-export interface PauseOptions extends ConnectionOptions {
-  monitor?: string[];
-  alert?: string[];
-  all?: boolean;
-  for: string;
-}
-
-export interface ResumeOptions extends ConnectionOptions {
-  monitor?: string[];
-  alert?: string[];
-  all?: boolean;
-}
-
-export interface PausedOptions extends ConnectionOptions {
-  json?: boolean;
-}
+import type { PauseOptions, PausedOptions, ResumeOptions } from './pause-run.js';
 
 export function register(program: Command): void {
   const pause = program

@@ -1,9 +1,14 @@
+import type { ConnectionOptions } from '../api/connect.js';
 import pc from 'picocolors';
 import { connectForStatus } from '../ops/connect.js';
 import type { CommandIo } from './output.js';
 import { buildStatusReport, statusExitCode } from '../ops/status.js';
 import { renderStatusJson, renderStatusText } from '../render/ops-status.js';
-import type { StatusOptions } from './status.js';
+
+export interface StatusOptions extends ConnectionOptions {
+  all?: boolean;
+  json?: boolean;
+}
 
 export async function runStatus(opts: StatusOptions, io: CommandIo): Promise<number> {
   const { client, api, reason } = connectForStatus(opts, io.env);

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
-import type { ConnectionOptions } from '../api/connect.js';
 import { addConnectionOptions } from './common.js';
-
-export interface StatusOptions extends ConnectionOptions {
-  all?: boolean;
-  json?: boolean;
-}
+import type { StatusOptions } from './status-run.js';
 
 export function register(program: Command): void {
   const cmd = program
