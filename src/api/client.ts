@@ -26,7 +26,9 @@ import {
   optionalString,
   requiredId,
 } from './normalize.js';
+import type { QuirkCount } from './quirks.js';
 import { Credentials } from './token.js';
+import type { HttpLog } from './trace.js';
 import { GONE, Transport, type CallSpec, type Obj, type RequestEvent } from './transport.js';
 import type {
   AlertCreate,
@@ -75,6 +77,8 @@ export interface MonitoringClientOptions {
   /** Longest answer read, in bytes; a longer one fails its call once, unretried. Default 512 MB. */
   maxResponseBytes?: number;
   onRequest?: (e: RequestEvent) => void;
+  /** The HTTP trace (trace.ts; MONSYNC_LOG, MONSYNC_LOG_FILE): every attempt and what was decided after it. */
+  log?: HttpLog;
   /** Waits between retries; tests inject a fake to avoid real waiting. */
   sleep?: (ms: number) => Promise<void>;
   /** Jitter source in [0, 1). Default Math.random. */
@@ -125,6 +129,16 @@ export class MonitoringClient implements MonitoringApi {
 
   serviceClockOffsetMs(): number {
     return this.transport.serviceClockOffsetMs();
+  }
+
+  /** Whether some answer carried a readable Date header, so serviceClockOffsetMs() is measured, not assumed. */
+  serviceClockKnown(): boolean {
+    return this.transport.serviceClockKnown();
+  }
+
+  /** The wire quirks normalisation absorbed in this client's answers so far (quirks.ts). */
+  quirks(): QuirkCount[] {
+    return this.transport.quirks.list();
   }
 
   // ---------------------------------------------------------------- 4.1 version 2

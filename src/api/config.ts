@@ -4,10 +4,12 @@
  *
  * MONSYNC_DEADLINE (seconds): how long one API call may take in all, its retries and waits
  * included (src/api/retry.ts, rule 7); default 60, or the per-attempt timeout when that is longer.
+ * MONSYNC_LOG (debug, trace, off) and MONSYNC_LOG_FILE: the HTTP trace (src/api/trace.ts).
  */
 import { registerSecret } from '../util/redact.js';
 import type { MonitoringClientOptions } from './client.js';
 import { ApiError } from './errors.js';
+import { httpLogFromEnv } from './trace.js';
 import { parseBaseUrl } from './url.js';
 
 export interface ClientOverrides {
@@ -94,6 +96,9 @@ export function clientOptionsFromEnv(
     if (!(Number.isFinite(deadlineMs) && deadlineMs > 0)) throw configError('deadline must be a positive number of milliseconds');
     opts.deadlineMs = deadlineMs;
   }
+  const log = httpLogFromEnv(env);
+  if (log !== undefined && 'error' in log) throw configError(log.error);
+  if (log !== undefined) opts.log = log;
   if (overrides.concurrency !== undefined) {
     if (!(Number.isInteger(overrides.concurrency) && overrides.concurrency >= 1)) throw configError('concurrency must be a positive integer');
     opts.concurrency = overrides.concurrency;

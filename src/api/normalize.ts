@@ -13,6 +13,7 @@
  */
 import type { Alert, Attachment, Destination, Group, GroupMember, GroupSummary, MessageFormat, Monitor, UseTls } from '../model/live.js';
 import { ApiError } from './errors.js';
+import type { QuirkCounter } from './quirks.js';
 import type {
   DataItem,
   FilteredStatusEntry,
@@ -32,6 +33,8 @@ export interface Origin {
   path: string;
   /** Set for writes: a 2xx answer that cannot be read still means the write was probably done. */
   maybeApplied?: boolean;
+  /** Where the client counts the quirks absorbed (quirks.ts); none in unit tests. */
+  quirks?: QuirkCounter;
 }
 
 const NO_ORIGIN: Origin = { method: '', path: '' };
@@ -95,7 +98,10 @@ function idOf(o: Obj, key: string, at: string, origin: Origin): string {
   const v = o[key];
   if (typeof v === 'string' && v !== '') return v;
   // Identifiers are opaque strings; a service that sends them as numbers still means the same id.
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'number' && Number.isFinite(v)) {
+    origin.quirks?.note('id-as-number', key);
+    return String(v);
+  }
   fail(origin, `${at}.${key}`, v === undefined || v === null || v === '' ? 'is missing' : `is ${describe(v)}, expected an id`);
 }
 
@@ -103,7 +109,10 @@ function strOrNull(o: Obj, key: string, at: string, origin: Origin): string | nu
   const v = o[key];
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'number' || typeof v === 'boolean') {
+    origin.quirks?.note('string-as-number', key);
+    return String(v);
+  }
   fail(origin, `${at}.${key}`, `is ${describe(v)}, expected a string`);
 }
 
@@ -125,8 +134,11 @@ export function toNumberOrNull(v: unknown): number | null | undefined {
 }
 
 function numOrNull(o: Obj, key: string, at: string, origin: Origin): number | null {
-  const n = toNumberOrNull(o[key]);
-  if (n === undefined) fail(origin, `${at}.${key}`, `is ${describe(o[key])} ${JSON.stringify(o[key])}, expected a number`);
+  const v = o[key];
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  const n = toNumberOrNull(v);
+  if (n === undefined) fail(origin, `${at}.${key}`, `is ${describe(v)} ${JSON.stringify(v)}, expected a number`);
+  if (n !== null) origin.quirks?.note('number-as-string', key);
   return n;
 }
 
@@ -146,8 +158,11 @@ export function toBooleanOrNull(v: unknown): boolean | null | undefined {
 }
 
 function boolOrNull(o: Obj, key: string, at: string, origin: Origin): boolean | null {
-  const b = toBooleanOrNull(o[key]);
-  if (b === undefined) fail(origin, `${at}.${key}`, `is ${describe(o[key])}, expected a boolean`);
+  const v = o[key];
+  if (typeof v === 'boolean') return v;
+  const b = toBooleanOrNull(v);
+  if (b === undefined) fail(origin, `${at}.${key}`, `is ${describe(v)}, expected a boolean`);
+  if (b !== null) origin.quirks?.note('boolean-as-number-or-string', key);
   return b;
 }
 
@@ -165,15 +180,22 @@ function strArrayOrNull(o: Obj, key: string, at: string, origin: Origin): string
   if (i === arr.length) return arr as string[];
   return arr.map((item, j) => {
     if (typeof item === 'string') return item;
-    if (typeof item === 'number' && Number.isFinite(item)) return String(item);
+    if (typeof item === 'number' && Number.isFinite(item)) {
+      origin.quirks?.note('id-as-number', key);
+      return String(item);
+    }
     fail(origin, `${at}.${key}[${j}]`, `is ${describe(item)}, expected a string`);
   });
 }
 
 function meta(o: Obj, key: string, at: string, origin: Origin): Record<string, string> {
   const v = o[key];
+  if (v === undefined || v === null) return {};
   // An empty JSON array is how some serialisers write an empty map.
-  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) return {};
+  if (Array.isArray(v) && v.length === 0) {
+    origin.quirks?.note('meta-as-array', key);
+    return {};
+  }
   const m = asObject(v, `${at}.${key}`, origin);
   const out: Record<string, string> = {};
   // Most monitors carry no meta: skip building the entries array.
@@ -185,7 +207,10 @@ function meta(o: Obj, key: string, at: string, origin: Origin): Record<string, s
   if (empty) return out;
   for (const [k, val] of Object.entries(m)) {
     if (typeof val === 'string') out[k] = val;
-    else if (typeof val === 'number' || typeof val === 'boolean') out[k] = String(val);
+    else if (typeof val === 'number' || typeof val === 'boolean') {
+      origin.quirks?.note('string-as-number', `${key}.${k}`);
+      out[k] = String(val);
+    }
     else fail(origin, `${at}.${key}.${k}`, `is ${describe(val)}, expected a string`);
   }
   return out;
@@ -203,8 +228,14 @@ function enumOrNull<T extends string>(
   if (s === null) return null;
   if ((allowed as readonly string[]).includes(s)) return s as T;
   const lower = s.trim().toLowerCase();
-  if (lower === '' && emptyIsNull) return null;
-  if ((allowed as readonly string[]).includes(lower)) return lower as T;
+  if (lower === '' && emptyIsNull) {
+    if (key === 'attachment') origin.quirks?.note('empty-attachment', key);
+    return null;
+  }
+  if ((allowed as readonly string[]).includes(lower)) {
+    origin.quirks?.note('enum-case', key);
+    return lower as T;
+  }
   fail(origin, `${at}.${key}`, `has unknown value ${JSON.stringify(s)} (expected ${allowed.join(', ')})`);
 }
 
@@ -247,11 +278,21 @@ const MESSAGE_FORMATS: readonly MessageFormat[] = ['text/plain', 'text/html'];
 
 export function normalizeMonitor(raw: unknown, at = 'monitor', origin: Origin = NO_ORIGIN): Monitor {
   const o = asObject(raw, at, origin);
-  const ipAddress = strOrNull(o, 'ip_address', at, origin) ?? strOrNull(o, 'hostname', at, origin);
+  let ipAddress = strOrNull(o, 'ip_address', at, origin);
+  if (ipAddress === null) {
+    ipAddress = strOrNull(o, 'hostname', at, origin);
+    if (ipAddress !== null) origin.quirks?.note('hostname-for-ip-address', 'hostname');
+  }
+  const wireType = str(o, 'type', at, origin);
+  const type = canonicalMonitorType(wireType);
+  if (origin.quirks !== undefined) {
+    if (type !== wireType) origin.quirks.note('monitor-type-form', wireType);
+    if (o['groups'] === undefined || o['groups'] === null) origin.quirks.note('monitor-without-groups', type);
+  }
   return {
     id: idOf(o, 'id', at, origin),
     label: str(o, 'label', at, origin),
-    type: canonicalMonitorType(str(o, 'type', at, origin)),
+    type,
     description: strOrNull(o, 'description', at, origin),
     ip_address: ipAddress,
     port: numOrNull(o, 'port', at, origin),
@@ -277,9 +318,12 @@ export function normalizeMonitor(raw: unknown, at = 'monitor', origin: Origin = 
 
 export function normalizeAlert(raw: unknown, at = 'alert', origin: Origin = NO_ORIGIN): Alert {
   const o = asObject(raw, at, origin);
+  const wireType = str(o, 'type', at, origin);
+  const type = canonicalAlertType(wireType);
+  if (type !== wireType) origin.quirks?.note('alert-type-form', wireType);
   return {
     id: idOf(o, 'id', at, origin),
-    type: canonicalAlertType(str(o, 'type', at, origin)),
+    type,
     monitor: str(o, 'monitor', at, origin),
     alert_destinations: strArrayOrNull(o, 'alert_destinations', at, origin) ?? [],
     subject_init: str(o, 'subject_init', at, origin),
@@ -295,11 +339,14 @@ export function normalizeAlert(raw: unknown, at = 'alert', origin: Origin = NO_O
 
 export function normalizeDestination(raw: unknown, at = 'alertdestination', origin: Origin = NO_ORIGIN): Destination {
   const o = asObject(raw, at, origin);
+  const wireType = str(o, 'type', at, origin);
+  const type = canonicalDestinationType(wireType);
+  if (type !== wireType) origin.quirks?.note('destination-type-case', wireType);
   return {
     id: idOf(o, 'id', at, origin),
     label: str(o, 'label', at, origin),
     destination: str(o, 'destination', at, origin),
-    type: canonicalDestinationType(str(o, 'type', at, origin)),
+    type,
     // Only an explicit opt-out makes a destination unsubscribed.
     subscribed: bool(o, 'subscribed', at, origin, true),
   };
@@ -315,8 +362,14 @@ export function normalizeGroupMembers(raw: unknown, at = 'group.monitors', origi
   if (raw === undefined || raw === null) return [];
   return asArray(raw, at, origin).map((item, i): GroupMember => {
     const here = `${at}[${i}]`;
-    if (typeof item === 'string' && item !== '') return { id: item, label: null };
-    if (typeof item === 'number' && Number.isFinite(item)) return { id: String(item), label: null };
+    if (typeof item === 'string' && item !== '') {
+      origin.quirks?.note('group-members-as-ids', 'monitors');
+      return { id: item, label: null };
+    }
+    if (typeof item === 'number' && Number.isFinite(item)) {
+      origin.quirks?.note('group-members-as-ids', 'monitors');
+      return { id: String(item), label: null };
+    }
     const o = asObject(item, here, origin);
     return { id: idOf(o, 'id', here, origin), label: strOrNull(o, 'label', here, origin) };
   });
@@ -368,11 +421,15 @@ function emptyish(v: unknown): boolean {
 export function normalizeTestData(raw: unknown, at = 'last_test', origin: Origin = NO_ORIGIN): TestData | null {
   if (emptyish(raw)) return null;
   const o = asObject(raw, at, origin);
-  const complete = boolOrNull(o, 'complete', at, origin) ?? boolOrNull(o, 'flag', at, origin) ?? false;
+  let complete = boolOrNull(o, 'complete', at, origin);
+  if (complete === null) {
+    complete = boolOrNull(o, 'flag', at, origin);
+    if (complete !== null) origin.quirks?.note('flag-for-complete', 'flag');
+  }
   return {
     duration: numOrNull(o, 'duration', at, origin),
     error: strOrNull(o, 'error', at, origin),
-    complete,
+    complete: complete ?? false,
     time_init: strOrNull(o, 'time_init', at, origin),
     time_term: strOrNull(o, 'time_term', at, origin),
     utc_mktime: numOrNull(o, 'utc_mktime', at, origin),

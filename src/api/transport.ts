@@ -28,9 +28,11 @@ import { RateGate } from './gate.js';
 import { isGoneAnswer } from './gone.js';
 import { settleLostCreate } from './lost-create.js';
 import { isObject, type Origin } from './normalize.js';
+import { QuirkCounter } from './quirks.js';
 import { backoffMs, classifyMethod, isRetryableStatus, mayHaveApplied, parseRetryAfter, retryDecision, type Failure } from './retry.js';
 import { Semaphore } from './semaphore.js';
 import type { AuthMode, Credentials } from './token.js';
+import type { HttpLog } from './trace.js';
 import type { CallOptions, ClientStats, CreateOptions } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -65,6 +67,8 @@ export interface TransportOptions {
   maxRetries?: number;
   maxResponseBytes?: number;
   onRequest?: (e: RequestEvent) => void;
+  /** The HTTP trace (trace.ts): told every attempt and what was decided after it. */
+  log?: HttpLog;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   /** Wall clock, for the service's clock offset (Date header). */
@@ -99,9 +103,19 @@ interface Run {
   earlierMaybeApplied: boolean;
   refreshedToken: boolean;
   lastError: ApiError | null;
+  /** Duration of the last attempt, for the trace. */
+  lastMs: number;
 }
 
-const newRun = (): Run => ({ attempt: 0, retriesUsed: 0, deadlineAt: null, earlierMaybeApplied: false, refreshedToken: false, lastError: null });
+const newRun = (): Run => ({
+  attempt: 0,
+  retriesUsed: 0,
+  deadlineAt: null,
+  earlierMaybeApplied: false,
+  refreshedToken: false,
+  lastError: null,
+  lastMs: 0,
+});
 
 /** What one answer or failure means for the call. */
 type Verdict = { done: Obj | typeof GONE } | { again: true } | { retry: ApiError; waitMs: number; holdMs?: number };
@@ -216,6 +230,8 @@ const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 export class Transport {
   readonly stats: ClientStats = { requests: 0, retries: 0 };
   readonly maxRetries: number;
+  /** The wire quirks normalisation met in this client's answers (on every Origin). */
+  readonly quirks = new QuirkCounter();
 
   private readonly prefix: string;
   private readonly pool: Pool;
@@ -225,6 +241,7 @@ export class Transport {
   private readonly deadlineMs: number;
   private readonly maxResponseBytes: number;
   private readonly onRequest: ((e: RequestEvent) => void) | undefined;
+  private readonly log: HttpLog | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
@@ -232,6 +249,7 @@ export class Transport {
   private readonly clock = (): number => performance.now();
   /** Service clock minus local clock, from the last Date header. */
   private clockOffsetMs = 0;
+  private clockSeen = false;
 
   constructor(
     opts: TransportOptions,
@@ -256,6 +274,7 @@ export class Transport {
       maxResponseSize: this.maxResponseBytes,
     });
     this.onRequest = opts.onRequest;
+    this.log = opts.log;
     this.sleep = opts.sleep ?? realSleep;
     this.random = opts.random ?? Math.random;
     this.now = opts.now ?? Date.now;
@@ -281,7 +300,15 @@ export class Transport {
     const t = Date.parse(value);
     // The header drops the fraction of its second: the service's time was in [t, t + 1 s). Whole
     // seconds, taken from the middle of that, keep a clock moved by whole seconds exact.
-    if (Number.isFinite(t)) this.clockOffsetMs = Math.round((t + 500 - this.now()) / 1000) * 1000;
+    if (Number.isFinite(t)) {
+      this.clockOffsetMs = Math.round((t + 500 - this.now()) / 1000) * 1000;
+      this.clockSeen = true;
+    }
+  }
+
+  /** Whether an answer carried a readable Date header (otherwise the offset is an assumed 0). */
+  serviceClockKnown(): boolean {
+    return this.clockSeen;
   }
 
   fullPath(spec: CallSpec): string {
@@ -295,7 +322,12 @@ export class Transport {
 
   /** Where a body came from, for malformed-response errors. */
   originOf(spec: CallSpec): Origin {
-    return { method: spec.method, path: this.fullPath(spec), maybeApplied: classifyMethod(spec.method, spec.path) !== 'read' };
+    return {
+      method: spec.method,
+      path: this.fullPath(spec),
+      maybeApplied: classifyMethod(spec.method, spec.path) !== 'read',
+      quirks: this.quirks,
+    };
   }
 
   /**
@@ -317,7 +349,14 @@ export class Transport {
       const auth = await this.credentials.header(spec.auth, spec.method, display);
       headers['authorization'] = auth;
       const res = await this.attempt(spec, display, headers, body, run, opts);
-      const verdict = res instanceof AttemptFailure ? this.judgeFailure(spec, display, res, run) : this.judgeAnswer(spec, display, res, auth, run);
+      let verdict: Verdict;
+      try {
+        verdict = res instanceof AttemptFailure ? this.judgeFailure(spec, display, res, run) : this.judgeAnswer(spec, display, res, auth, run);
+      } catch (err) {
+        if (this.log) this.trace(spec, display, auth, body, res, run, this.stopOutcome(err, run));
+        throw err;
+      }
+      if (this.log) this.trace(spec, display, auth, body, res, run, this.verdictOutcome(verdict, run));
       if ('done' in verdict) return verdict.done;
       if ('again' in verdict) continue;
       run.lastError = verdict.retry;
@@ -326,6 +365,57 @@ export class Transport {
       run.retriesUsed++;
       this.stats.retries++;
     }
+  }
+
+  /** What the client does after an attempt it judged, in the words of the trace. */
+  private verdictOutcome(verdict: Verdict, run: Run): string {
+    if ('done' in verdict) return verdict.done === GONE ? 'already gone after an earlier attempt whose answer was lost: counts as done' : 'done';
+    if ('again' in verdict) return 'token refused: fetching a new token, then sending again';
+    const n = `retry ${run.retriesUsed + 1} of ${this.maxRetries}`;
+    if (verdict.holdMs !== undefined) return `${n} after ${verdict.holdMs} ms (429: every request of this client waits)`;
+    if (run.deadlineAt !== null && this.clock() + verdict.waitMs > run.deadlineAt) {
+      return `gave up: waiting ${verdict.waitMs} ms would pass the call's deadline of ${seconds(this.deadlineMs)}`;
+    }
+    return `${n} in ${verdict.waitMs} ms`;
+  }
+
+  /** Why a call ends with the failure of this attempt, in the words of the trace. */
+  private stopOutcome(err: unknown, run: Run): string {
+    if (!(err instanceof ApiError)) return 'failed';
+    if (err.kind === 'service') return 'refused by the service: not retried';
+    if (err.kind === 'malformed') return `unreadable answer: not retried${err.maybeApplied ? ' (the write was probably done)' : ''}`;
+    if (err.maybeApplied) return 'not retried: may have been applied';
+    if (run.attempt > 1 && run.retriesUsed >= this.maxRetries) return `gave up after ${run.attempt} attempts`;
+    return 'not retried';
+  }
+
+  private trace(
+    spec: CallSpec,
+    display: string,
+    auth: string,
+    body: string | undefined,
+    res: RawResponse | AttemptFailure,
+    run: Run,
+    outcome: string,
+  ): void {
+    const log = this.log!;
+    const failed = res instanceof AttemptFailure;
+    log.exchange({
+      method: spec.method,
+      path: display,
+      status: failed ? null : res.status,
+      ...(failed && { failure: res.detail }),
+      ms: run.lastMs,
+      attempt: run.attempt,
+      sentBytes: body === undefined ? 0 : Buffer.byteLength(body),
+      receivedBytes: failed ? 0 : Buffer.byteLength(res.text),
+      outcome,
+      ...(log.level === 'trace' && {
+        authScheme: auth.split(' ', 1)[0] ?? '',
+        ...(body !== undefined && { requestBody: body }),
+        ...(!failed && { responseHeaders: res.headers, responseBody: res.text }),
+      }),
+    });
   }
 
   /** call() for everything except DELETE: GONE cannot happen. */
@@ -478,6 +568,7 @@ export class Transport {
       clearTimeout(timer);
       release();
     }
+    run.lastMs = Math.round(performance.now() - started);
     this.report(spec.method, display, result, started, run.attempt);
     return result;
   }
