@@ -9,8 +9,12 @@ export interface ValidateIo {
   stderr?: (line: string) => void;
 }
 
-/** Offline check of configuration files: 0 when valid, 1 after printing every problem. */
-export async function runValidate(paths: string[], io: ValidateIo = {}): Promise<number> {
+/**
+ * Offline check of configuration files: 0 when valid, 1 after printing every problem. The checks
+ * that need only the configuration run too (src/checks): their findings are printed, and an error
+ * among them (with `strict`, a warning too) makes the configuration invalid.
+ */
+export async function runValidate(paths: string[], io: ValidateIo = {}, opts: { strict?: boolean } = {}): Promise<number> {
   const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
   const out = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -24,6 +28,13 @@ export async function runValidate(paths: string[], io: ValidateIo = {}): Promise
   }
   for (const line of formatDiagnosticLines(result.warnings)) err(line);
   const { state } = result;
+  const { blocking, countFindings, formatFinding, runChecks } = await import('../checks/index.js');
+  const findings = runChecks(state);
+  for (const f of findings) err(formatFinding(f));
+  if (blocking(findings, opts.strict).length > 0) {
+    err(`Invalid: the checks found ${countFindings(findings)}${opts.strict ? '; --strict fails on warnings too' : ''}.`);
+    return 1;
+  }
   const alerts = state.alerts.length + state.monitors.reduce((n, m) => n + m.alerts.length, 0);
   out(
     `Valid: ${plural(state.files.length, 'file')}, ${plural(state.monitors.length, 'monitor')}, ` +
@@ -37,8 +48,9 @@ export function register(program: Command): void {
     .command('validate')
     .description('check configuration files offline (schema, names, references between files); needs no credentials')
     .argument('[paths...]', 'configuration files or directories of *.yaml / *.yml files (default: monsync.yaml)')
-    .action(async (paths: string[]) => {
-      const code = await runValidate(paths);
+    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
+    .action(async (paths: string[], opts: { strict?: boolean }) => {
+      const code = await runValidate(paths, {}, opts);
       if (code !== 0) throw new ExitCode(code);
     });
 }

@@ -72,3 +72,19 @@ describe('offline checks', () => {
     expect(runChecks({ ...state, settings: { ...state.settings, ignore: ['legacy-*'] } })).toEqual([]);
   });
 });
+
+describe('the examples', () => {
+  const ROOT = path.join(import.meta.dirname, '..', '..');
+
+  it('examples/small raises nothing', async () => {
+    const r = await loadConfig(['examples/small'], { cwd: ROOT, env: {} });
+    expect('state' in r && runChecks(r.state)).toEqual([]);
+  });
+
+  it('examples/realistic raises only the finding its comment announces (submission-us has no alert yet)', async () => {
+    const r = await loadConfig(['examples/realistic'], { cwd: ROOT, env: {} });
+    expect('state' in r && runChecks(r.state).map(formatFinding)).toEqual([
+      'examples/realistic/americas.yaml:51:5: warning alert/missing: monitor "submission-us" has no alert; nobody is told when it fails',
+    ]);
+  });
+});

@@ -234,7 +234,7 @@ describe('the drift recipes, run', () => {
       expect(ours[0]!.body.startsWith(`${MARKER}\n`)).toBe(true);
       expect(ours[0]!.body).toContain('https://github.example/o/r/actions/runs/99');
       expect(ours[0]!.body).toContain(await readFile(join(project, 'plan.md'), 'utf8'));
-      expect(ours[0]!.body).toMatch(/timer[^\n]*30[^\n]*15/);
+      expect(ours[0]!.body).toMatch(/timer[^\n]*30[^\n]*10/);
 
       await account(false);
       expect(await planStep(env())).toBe('exitcode=0\n');
@@ -345,7 +345,7 @@ describe('the drift recipes, run', () => {
       const r = await job(e);
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('<!-- monsync-plan -->');
-      expect(await readFile(join(project, 'plan.md'), 'utf8')).toMatch(/timer[^\n]*30[^\n]*15/);
+      expect(await readFile(join(project, 'plan.md'), 'utf8')).toMatch(/timer[^\n]*30[^\n]*10/);
       expect(writes).toEqual([]);
     }, 120_000);
 

@@ -61,7 +61,7 @@ describe('apply converges', () => {
       time_zone: 'Europe/Berlin',
       attachment: 'pdf',
       custom_subject: '[fra]',
-      ttl: 600,
+      ttl: 300,
       meta: { region: 'eu', site: 'fra', team: 'mail', 'managed-by': 'mail-team' },
     });
     expect(byLabel(s, 'submission-us')).toMatchObject({ port: 465, use_tls: 'on', ttl: 0, timer: 30 });

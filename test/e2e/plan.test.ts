@@ -363,7 +363,7 @@ describe('what plan leaves alone', () => {
 
   it('a rename through previous_labels / previous_names is an update keeping the ids', async () => {
     const seeded = await emu.control.seed({
-      monitors: [smtpSeed('mx-europe-1', { 'managed-by': 'mail-team', region: 'eu', tier: '1', team: 'mail' }, { ip_address: 'mx:failover', test_account: 'probe-eu@example.com', timer: 5, ttl: 600 })],
+      monitors: [smtpSeed('mx-europe-1', { 'managed-by': 'mail-team', region: 'eu', tier: '1', team: 'mail' }, { ip_address: 'mx:failover', test_account: 'probe-eu@example.com', timer: 5, ttl: 300 })],
     });
     const old = seeded.monitors[0]!;
     const more = await emu.control.seed({
