@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { EmulatorCommandOptions } from './emulator-run.js';
 
 export function register(program: Command): void {
   program
@@ -10,8 +11,8 @@ export function register(program: Command): void {
     .option('--seed <name>', 'initial data when the state is new: default or empty', 'default')
     .option('--sim-seed <seed>', 'seed of the simulated test results (same seed, same results)')
     .option('--failure-rate <rate>', 'share of simulated tests that fail on their own, 0 to 1 (default 0.01)')
-    .action(async (opts: { port: string; host: string; state?: string; seed: string; simSeed?: string; failureRate?: string }) => {
-      const { runEmulatorCommand } = await import('../emulator/cli.js');
-      await runEmulatorCommand(opts);
+    .action(async (opts: EmulatorCommandOptions, self: Command) => {
+      const [{ runEmulatorCommand }, { processIo }] = await Promise.all([import('./emulator-run.js'), import('./output.js')]);
+      await runEmulatorCommand(opts, processIo(self));
     });
 }

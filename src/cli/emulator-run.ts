@@ -3,9 +3,10 @@
  * exactly one line, `listening on <url>`, so scripts can read the address; everything meant for
  * people goes to STDERR.
  */
+import { DEFAULT_CREDENTIALS, EmulatorStartError, StateFileError, startEmulator } from '../emulator/index.js';
+import { isSeedName } from '../emulator/seed.js';
 import { UserError } from '../util/errors.js';
-import { DEFAULT_CREDENTIALS, EmulatorStartError, StateFileError, startEmulator } from './index.js';
-import { isSeedName } from './seed.js';
+import type { CommandIo } from './output.js';
 
 export interface EmulatorCommandOptions {
   port: string;
@@ -31,7 +32,7 @@ function parsePort(v: string): number {
   return Number(v);
 }
 
-export async function runEmulatorCommand(opts: EmulatorCommandOptions): Promise<void> {
+export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CommandIo): Promise<void> {
   const port = parsePort(opts.port);
   if (!isSeedName(opts.seed)) throw new UserError(`--seed must be default or empty, got "${opts.seed}"`, { exitCode: 2 });
   if (opts.host.trim() === '') throw new UserError('--host must not be empty', { exitCode: 2 });
@@ -46,16 +47,16 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions): Promise<
       ...(opts.state !== undefined && { statePath: opts.state }),
       ...(opts.simSeed !== undefined && { simSeed: opts.simSeed }),
       ...(failureRate !== undefined && { failureRate }),
-      onPersistError: (err) => process.stderr.write(`monsync emulator: ${err.message}\n`),
+      onPersistError: (err) => io.err(`monsync emulator: ${err.message}\n`),
     });
   } catch (err) {
     if (err instanceof StateFileError || err instanceof EmulatorStartError) throw new UserError(err.message);
     throw err;
   }
 
-  process.stdout.write(`listening on ${emu.url}\n`);
+  io.out(`listening on ${emu.url}\n`);
   const { v1, v2 } = DEFAULT_CREDENTIALS;
-  process.stderr.write(
+  io.err(
     [
       `monsync emulator: serving the monitoring API v1 and v2 on ${emu.url}` +
         (opts.state ? ` (state in ${opts.state})` : ' (state in memory only)'),
@@ -76,11 +77,11 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions): Promise<
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) return;
       stopping = true;
-      process.stderr.write(`monsync emulator: ${signal}, stopping${opts.state ? ' (flushing state)' : ''}\n`);
+      io.err(`monsync emulator: ${signal}, stopping${opts.state ? ' (flushing state)' : ''}\n`);
       emu.close().then(
         () => resolve(),
         (err: unknown) => {
-          process.stderr.write(`monsync emulator: error while stopping: ${err instanceof Error ? err.message : String(err)}\n`);
+          io.err(`monsync emulator: error while stopping: ${err instanceof Error ? err.message : String(err)}\n`);
           process.exitCode = 1;
           resolve();
         },
