@@ -4,11 +4,24 @@
  * by mistake at the real service must not get as far as sending anything.
  */
 import { isLoopbackHost, parseBaseUrl } from '../api/url.js';
-import type { OutboxMessage } from '../emulator/alerting.js';
 import { UserError } from '../util/errors.js';
 
-/** The outbox entries `GET /_emulator/outbox` answers with (a type only: nothing of the emulator is loaded). */
-export type { OutboxMessage } from '../emulator/alerting.js';
+/**
+ * An entry of `GET /_emulator/outbox` as parsed here (`parseMessage`). The client's own reading of the
+ * control API, as src/api reads the service's: monsync does not import the emulator, and the drill's
+ * tests against a running emulator (test/ops/drill-emulator.test.ts) keep the two in agreement.
+ */
+export interface OutboxMessage {
+  /** Unix seconds, emulator time. */
+  time: number;
+  alert: string;
+  monitor: string;
+  destination: string;
+  kind: 'down' | 'up';
+  subject: string;
+  body: string;
+  delivered: boolean;
+}
 
 /** What the drill needs of the emulator; tests may stand in for it. */
 export interface EmulatorControlApi {
