@@ -9,7 +9,7 @@ import { diag, show, type Diagnostic } from './diagnostics.js';
 import { validate as generatedValidate } from './generated/validate-schema.js';
 import type { Locator } from './locate.js';
 import { pointerToPath, type PathSegment } from './positions.js';
-import { closest } from './suggest.js';
+import { closest } from '../util/suggest.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -8,7 +8,7 @@
 import type { SourceRef } from '../model/desired.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 // One glob dialect for settings.ignore everywhere: the planner's.
-import { globMatch } from '../plan/glob.js';
+import { globMatch } from '../util/glob.js';
 import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup, type ResolvedMonitor } from './resolve.js';
 import { deliveryTargetProblem, testAccountProblem } from './service-values.js';
 import { timeZoneProblem } from './timezone.js';

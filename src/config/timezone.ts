@@ -1,5 +1,5 @@
 /** IANA time zone names, as the runtime's Intl knows them (no offline tz database of our own). */
-import { closest } from './suggest.js';
+import { closest } from '../util/suggest.js';
 
 let canonical: string[] | undefined;
 
