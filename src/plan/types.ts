@@ -3,6 +3,7 @@
  * executes it, `--out` saves it. Nothing in here may hold a secret.
  */
 
+import type { Finding } from '../checks/types.js';
 import type { SourceRef } from '../model/desired.js';
 
 export type ChangeAction = 'create' | 'update' | 'delete';
@@ -146,6 +147,12 @@ export interface Plan {
   /** sha256 of the canonical live state the plan was computed from. */
   fingerprint: string;
   warnings: string[];
+  /**
+   * Findings of the checks (src/checks) on the configuration and the account this plan was made
+   * from, sorted by file, line and column; none at error level (those stop the plan). Absent where
+   * no check ran: the plan apply makes again to see its work, and plans saved before checks existed.
+   */
+  checks?: Finding[];
 }
 
 export const PLAN_FORMAT_VERSION = 1 as const;

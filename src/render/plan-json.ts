@@ -40,6 +40,11 @@ function change(c: Change): Record<string, unknown> {
   };
 }
 
+/** A finding of the checks, its keys in a fixed order. */
+function finding(f: NonNullable<Plan['checks']>[number]): Record<string, unknown> {
+  return { check: f.check, severity: f.severity, message: f.message, file: f.file, line: f.line, column: f.column, kind: f.kind, key: f.key };
+}
+
 export function renderPlanJson(plan: Plan): string {
   const u = plan.unmanaged;
   const doc = {
@@ -67,6 +72,8 @@ export function renderPlanJson(plan: Plan): string {
       ...(plan.options.ignore !== undefined ? { ignore: plan.options.ignore } : {}),
     },
     warnings: plan.warnings,
+    // Last, and only when the checks ran: plans without them keep their bytes.
+    ...(plan.checks !== undefined ? { checks: plan.checks.map(finding) } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

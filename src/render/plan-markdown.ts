@@ -8,6 +8,7 @@
  * (mentions, issue links, emoji, math) might act on written as an entity; in code blocks the fence
  * is longer than any backtick run in the content, so nothing can close it early.
  */
+import { countFindings } from '../checks/format.js';
 import type { Change, Plan } from '../plan/types.js';
 import {
   NO_CHANGES,
@@ -196,6 +197,20 @@ function updateDiff(c: Change): string[] {
   return out;
 }
 
+/** Findings listed in a comment; the rest are counted (the job log has every one). */
+const MAX_FINDINGS = 20;
+
+/** A short "Checks" section for above the changes: the count, then one line per finding. */
+function checksSection(plan: Plan): string[] {
+  const findings = plan.checks ?? [];
+  if (findings.length === 0) return [];
+  const lines = findings
+    .slice(0, MAX_FINDINGS)
+    .map((f) => `- ${f.severity === 'error' ? '❌' : '⚠️'} ${mdCode(f.check)} ${mdCode(`${f.file}:${f.line}:${f.column}`)}: ${mdText(f.message)}`);
+  if (findings.length > MAX_FINDINGS) lines.push(`- … and ${plural(findings.length - MAX_FINDINGS, 'more finding')}, in the job log.`);
+  return ['', `**Checks:** ${countFindings(findings)} (<code>monsync checks</code> explains them)`, '', ...lines];
+}
+
 export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}): string {
   const maxLength = options.maxLength ?? 60_000;
   const title =
@@ -214,6 +229,7 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
     // Warnings quote user text inside sentences: a code block keeps all of it literal.
     head.push('', `⚠️ ${plural(plan.warnings.length, 'warning')}:`, '', codeBlock('text', plan.warnings));
   }
+  head.push(...checksSection(plan));
 
   const rows = plan.changes.map((c) => `| ${ICON[c.action]} | ${c.kind} | ${keyCell(c)} | ${changeCell(c)} |`);
   const sections = plan.changes.map(details);

@@ -4,6 +4,7 @@
  * text, `+`/`-` for members, destinations and meta keys), `-` delete. Pure: returns the text.
  */
 import pc from 'picocolors';
+import { countFindings, formatFinding } from '../checks/format.js';
 import type { Change, Plan } from '../plan/types.js';
 import {
   NO_CHANGES,
@@ -39,7 +40,7 @@ const HUNK = '        ';
 
 export function renderPlanText(plan: Plan, options: PlanTextOptions): string {
   const c = pc.createColors(options.color);
-  const out: string[] = [];
+  const out: string[] = [...checksSection(plan, c)];
 
   if (plan.changes.length > 0) {
     out.push('monsync will perform the following actions:', '');
@@ -60,6 +61,17 @@ export function renderPlanText(plan: Plan, options: PlanTextOptions): string {
 
   out.push(plan.changes.length > 0 ? c.bold(planLine(plan.summary)) : c.green(NO_CHANGES));
   return `${out.join('\n')}\n`;
+}
+
+/** The checks' findings, above the changes: `Checks: 1 warning` and one `file:line:column: ...` line each. */
+function checksSection(plan: Plan, c: Colors): string[] {
+  const findings = plan.checks ?? [];
+  if (findings.length === 0) return [];
+  const lines = findings.map((f) => {
+    const line = escapeControl(formatFinding(f));
+    return `${HEAD}${f.severity === 'error' ? c.red(line) : c.yellow(line)}`;
+  });
+  return [`${c.bold('Checks:')} ${countFindings(findings)} (\`monsync checks\` explains them)`, ...lines, ''];
 }
 
 function paint(c: Colors, action: Change['action'], s: string): string {
