@@ -5,7 +5,8 @@
  * alone; every other file is still formatted. Offline: needs no credentials.
  */
 import type { Command } from 'commander';
-import { ExitCode } from './errors.js';
+import { ExitCode } from '../util/errors.js';
+import { plural } from '../util/plural.js';
 
 export interface FmtOptions {
   /** Write nothing; exit 1 when a file is not in the canonical layout (for CI). */
@@ -18,10 +19,6 @@ export interface FmtIo {
   cwd?: string;
   stdout?: (text: string) => void;
   stderr?: (line: string) => void;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** 0 when every file is (now) formatted; 1 after a problem, or with --check when a file would change. */

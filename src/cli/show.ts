@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { rootOf, useColor } from './common.js';
-import { UserError } from './errors.js';
+import { UserError } from '../util/errors.js';
 
 export interface ShowOptions {
   format?: string;
