@@ -5,6 +5,7 @@
 import pc from 'picocolors';
 import { ACTION_SYMBOL, changeTitle } from '../apply/describe.js';
 import { isNotStarted, type ApplyResult, type ChangeResult } from '../apply/execute.js';
+import { plural } from '../util/plural.js';
 
 export interface ApplyTextOptions {
   color?: boolean;
@@ -29,8 +30,6 @@ export interface RequestStats {
 export function formatSeconds(ms: number): string {
   return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** `2,107`: counts of a large apply read at a glance. */
 const count = (n: number): string => n.toLocaleString('en-US');

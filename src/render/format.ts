@@ -5,28 +5,18 @@
  */
 import { createRequire } from 'node:module';
 import type { Change, ChangeAction, NearMiss, PlanSummary, UncreatableAlert, UnmanagedCounts } from '../plan/types.js';
+import { plural } from '../util/plural.js';
+import { escapeControl, quote } from '../util/safe-text.js';
 
 // `diff` is needed only by a plan that changes a multi-line text; loaded then, synchronously, so the
 // renderers stay pure functions and every other plan skips its ~15 ms of module loading.
 let diffModule: typeof import('diff') | undefined;
 const textDiff = (): typeof import('diff') => (diffModule ??= createRequire(import.meta.url)('diff') as typeof import('diff'));
 
-// C0 and C1 controls (but tab and newline), DEL, line/paragraph separators, bidi embeddings,
-// overrides and isolates ("Trojan Source"), zero-width joiners and the BOM.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-
-const hex4 = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/** Replaces characters that act on a terminal or on text direction with visible `\uXXXX` escapes. */
-export function escapeControl(text: string): string {
-  return text.replace(UNSAFE, hex4);
-}
-
-/** A string as a double-quoted literal, with every unsafe character escaped (newlines too). */
-export function quote(text: string): string {
-  return escapeControl(JSON.stringify(text));
-}
+// Terminal-safe text (src/util/safe-text.ts) and plural (src/util/plural.ts) are shared by every
+// renderer; the plan renderers get them from here with the rest of their formatting.
+export { escapeControl, quote } from '../util/safe-text.js';
+export { plural } from '../util/plural.js';
 
 const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
@@ -69,10 +59,6 @@ export function diffLines(before: string, after: string, context = 3): string[] 
     }
   }
   return out;
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function planLine(s: PlanSummary): string {
