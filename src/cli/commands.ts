@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { register as registerApply } from './apply.js';
 import { register as registerChecks } from './checks.js';
 import { register as registerData } from './data.js';
+import { register as registerDoctor } from './doctor.js';
 import { register as registerDrill } from './drill.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerExport } from './export.js';
@@ -28,5 +29,6 @@ export function registerCommands(program: Command): void {
   registerPause(program);
   registerData(program);
   registerDrill(program);
+  registerDoctor(program);
   registerEmulator(program);
 }

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { addConnectionOptions } from './common.js';
+import type { DoctorOptions } from './doctor-run.js';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('doctor')
+    .description(
+      'check the set-up before a first plan: URL, reachability and TLS, v1 and v2 credentials, the service clock, the account, and (given paths) the configuration against it; read-only (exit 0: no problem, 1: some)',
+    )
+    .argument('[paths...]', 'configuration files or directories to check against the account (optional)')
+    .option('--json', 'print a JSON object instead of the report');
+  addConnectionOptions(cmd).action(async (paths: string[], opts: DoctorOptions, self: Command) => {
+    const [{ runDoctorCommand }, { processIo }] = await Promise.all([import('./doctor-run.js'), import('./output.js')]);
+    process.exitCode = await runDoctorCommand(paths, opts, processIo(self));
+  });
+}
