@@ -75,7 +75,7 @@ export async function runFmt(paths: string[], opts: FmtOptions, io: FmtIo = {}):
 /** `--- a/file` / `+++ b/file` hunks, control characters made visible (the file may come from anyone's pull request). */
 async function unifiedDiff(file: string, before: string, after: string): Promise<string> {
   const { createTwoFilesPatch } = await import('diff');
-  const { escapeControl } = await import('../render/format.js');
+  const { escapeControl } = await import('../util/safe-text.js');
   const patch = createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 3 });
   return patch
     .split('\n')
