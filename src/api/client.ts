@@ -28,8 +28,7 @@ import {
 } from './normalize.js';
 import type { QuirkCount } from './quirks.js';
 import { Credentials } from './token.js';
-import type { HttpLog } from './trace.js';
-import { GONE, Transport, type CallSpec, type Obj, type RequestEvent } from './transport.js';
+import { GONE, Transport, type CallSpec, type Obj, type TransportTuning } from './transport.js';
 import type {
   AlertCreate,
   CallOptions,
@@ -55,7 +54,7 @@ export { wasAlreadyGone } from './gone.js';
 export { tokenRenewAfterSeconds } from './token.js';
 export type { RequestEvent } from './transport.js';
 
-export interface MonitoringClientOptions {
+export interface MonitoringClientOptions extends TransportTuning {
   baseUrl: string;
   /** v1 HTTP Basic login (the account's e-mail address). */
   username?: string;
@@ -63,28 +62,6 @@ export interface MonitoringClientOptions {
   /** v2 OAuth client credentials. */
   clientId?: string;
   clientSecret?: string;
-  /** Per attempt, from sending the request to the end of the response body. Default 30000. */
-  timeoutMs?: number;
-  /**
-   * All attempts and waits of one call, from its first send (retry.ts, rule 7). Default 60000, or
-   * timeoutMs when that is longer.
-   */
-  deadlineMs?: number;
-  /** Requests in flight at once, over all calls of this client. Default 16. */
-  concurrency?: number;
-  /** Retries per call in addition to the first attempt. Default 4. */
-  maxRetries?: number;
-  /** Longest answer read, in bytes; a longer one fails its call once, unretried. Default 512 MB. */
-  maxResponseBytes?: number;
-  onRequest?: (e: RequestEvent) => void;
-  /** The HTTP trace (trace.ts; MONSYNC_LOG, MONSYNC_LOG_FILE): every attempt and what was decided after it. */
-  log?: HttpLog;
-  /** Waits between retries; tests inject a fake to avoid real waiting. */
-  sleep?: (ms: number) => Promise<void>;
-  /** Jitter source in [0, 1). Default Math.random. */
-  random?: () => number;
-  /** Wall clock for token renewal and the service's clock offset, in milliseconds. Default Date.now. */
-  now?: () => number;
 }
 
 function seg(id: string): string {

@@ -21,9 +21,9 @@ import type { Dispatcher, Pool } from 'undici';
 // is pinned by the lockfile and every test of the client goes through this path.
 import undiciRequest from 'undici/lib/api/api-request.js';
 import PoolClass from 'undici/lib/dispatcher/pool.js';
-import { redact } from '../util/redact.js';
 import { VERSION } from '../version.js';
-import { ApiError, type ApiErrorKind } from './errors.js';
+import { AttemptFailure, classifyTransportError, parseJson, serviceErrorOf, tooLarge } from './answer.js';
+import { ApiError } from './errors.js';
 import { RateGate } from './gate.js';
 import { isGoneAnswer } from './gone.js';
 import { settleLostCreate } from './lost-create.js';
@@ -41,7 +41,6 @@ export const DEFAULT_CONCURRENCY = 16;
 export const DEFAULT_MAX_RETRIES = 4;
 /** Decimal megabytes: a longer answer would not fit in one JavaScript string anyway (~536 M characters). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 512_000_000;
-const MAX_SERVICE_ERROR_CHARS = 500;
 
 export type Obj = Record<string, unknown>;
 
@@ -56,23 +55,37 @@ export interface RequestEvent {
   attempt: number;
 }
 
-export interface TransportOptions {
+/** How a client's requests travel: MonitoringClientOptions hands these to the transport. */
+export interface TransportTuning {
+  /** Per attempt, from sending the request to the end of the response body. Default 30000. */
+  timeoutMs?: number;
+  /**
+   * All attempts and waits of one call, from its first send (retry.ts, rule 7). Default 60000, or
+   * timeoutMs when that is longer.
+   */
+  deadlineMs?: number;
+  /** Requests in flight at once, over all calls of this client. Default 16. */
+  concurrency?: number;
+  /** Retries per call in addition to the first attempt. Default 4. */
+  maxRetries?: number;
+  /** Longest answer read, in bytes; a longer one fails its call once, unretried. Default 512 MB. */
+  maxResponseBytes?: number;
+  onRequest?: (e: RequestEvent) => void;
+  /** The HTTP trace (trace.ts; MONSYNC_LOG, MONSYNC_LOG_FILE): every attempt and what was decided after it. */
+  log?: HttpLog;
+  /** Waits between retries; tests inject a fake to avoid real waiting. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: () => number;
+  /** Wall clock for token renewal and the service's clock offset, in milliseconds. Default Date.now. */
+  now?: () => number;
+}
+
+export interface TransportOptions extends TransportTuning {
   /** scheme://host[:port] */
   origin: string;
   /** Path prefix without trailing slash ('' for none). */
   prefix: string;
-  timeoutMs?: number;
-  deadlineMs?: number;
-  concurrency?: number;
-  maxRetries?: number;
-  maxResponseBytes?: number;
-  onRequest?: (e: RequestEvent) => void;
-  /** The HTTP trace (trace.ts): told every attempt and what was decided after it. */
-  log?: HttpLog;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  /** Wall clock, for the service's clock offset (Date header). */
-  now?: () => number;
 }
 
 export interface CallSpec {
@@ -120,97 +133,8 @@ const newRun = (): Run => ({
 /** What one answer or failure means for the call. */
 type Verdict = { done: Obj | typeof GONE } | { again: true } | { retry: ApiError; waitMs: number; holdMs?: number };
 
-class AttemptFailure extends Error {
-  constructor(
-    readonly failure: Failure,
-    readonly apiKind: ApiErrorKind,
-    readonly detail: string,
-    /** The call's deadline, not the per-attempt timeout, ended this attempt. */
-    readonly atDeadline = false,
-  ) {
-    super(detail);
-  }
-}
-
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
-const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
-
-function errorCodes(err: unknown): string[] {
-  const codes: string[] = [];
-  const seen = new Set<unknown>();
-  const visit = (e: unknown): void => {
-    if (!e || typeof e !== 'object' || seen.has(e)) return;
-    seen.add(e);
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    visit((e as { cause?: unknown }).cause);
-    const inner = (e as { errors?: unknown }).errors;
-    if (Array.isArray(inner)) inner.forEach(visit);
-  };
-  visit(err);
-  return codes;
-}
-
-function megabytes(bytes: number): string {
-  return bytes >= 1_000_000 ? `${Math.round(bytes / 1_000_000)} MB` : `${bytes} bytes`;
-}
-
-function tooLarge(cap: number): AttemptFailure {
-  return new AttemptFailure({ kind: 'too-large' }, 'malformed', `answer larger than ${megabytes(cap)}, the most monsync reads`);
-}
-
-/**
- * Maps what undici threw to the retry rule's failure classes. Only error codes reach messages.
- * `fired`: this client's own timer ended the attempt; `atDeadline`: that timer was the call's deadline.
- */
-function classifyTransportError(err: unknown, fired: boolean, atDeadline: boolean, timeoutMs: number, cap: number): AttemptFailure {
-  const timeoutText = `no answer within the timeout of ${timeoutMs} ms`;
-  if (fired) return new AttemptFailure({ kind: 'timeout' }, 'timeout', atDeadline ? 'no answer' : timeoutText, atDeadline);
-  const codes = errorCodes(err);
-  if (codes.includes(TOO_LARGE_CODE)) return tooLarge(cap);
-  const code = codes.find((c) => NOT_SENT_CODES.has(c) || TIMEOUT_CODES.has(c) || c === 'UND_ERR_CONNECT_TIMEOUT') ?? codes[0];
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new AttemptFailure({ kind: 'not-sent' }, 'timeout', 'connect timed out (UND_ERR_CONNECT_TIMEOUT)');
-  }
-  if (code !== undefined && NOT_SENT_CODES.has(code)) {
-    return new AttemptFailure({ kind: 'not-sent' }, 'network', `could not connect (${code})`);
-  }
-  if (code !== undefined && TIMEOUT_CODES.has(code)) {
-    return new AttemptFailure({ kind: 'timeout' }, 'timeout', timeoutText);
-  }
-  // Anything else (reset, socket closed, broken pipe) may have happened after the request was written.
-  return new AttemptFailure({ kind: 'reset' }, 'network', `connection lost${code ? ` (${code})` : ''}`);
-}
-
 function realSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function cleanServiceError(s: string): string {
-  const r = redact(s);
-  return r.length > MAX_SERVICE_ERROR_CHARS ? `${r.slice(0, MAX_SERVICE_ERROR_CHARS)}...` : r;
-}
-
-/** The service's error text from a parsed body, if it sent one. */
-function serviceErrorOf(body: unknown): string | null {
-  if (!isObject(body)) return null;
-  for (const key of ['error', 'error_description', 'detail', 'message']) {
-    const v = body[key];
-    if (typeof v === 'string' && v !== '') return cleanServiceError(v);
-  }
-  const e = body['error'];
-  if (e !== undefined && e !== null && e !== '') return cleanServiceError(JSON.stringify(e));
-  return null;
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
 }
 
 function positive(name: string, v: number): number {

@@ -1,0 +1,100 @@
+/**
+ * What an attempt came back with, read for the transport (transport.ts): the failure class of
+ * whatever undici threw (retry.ts's `Failure`, with the words of the message), or an answer's
+ * JSON and the service's own error text. Only error codes of transport errors reach messages.
+ */
+import { redact } from '../util/redact.js';
+import type { ApiErrorKind } from './errors.js';
+import { isObject } from './normalize.js';
+import type { Failure } from './retry.js';
+
+const MAX_SERVICE_ERROR_CHARS = 500;
+
+export class AttemptFailure extends Error {
+  constructor(
+    readonly failure: Failure,
+    readonly apiKind: ApiErrorKind,
+    readonly detail: string,
+    /** The call's deadline, not the per-attempt timeout, ended this attempt. */
+    readonly atDeadline = false,
+  ) {
+    super(detail);
+  }
+}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (e: unknown): void => {
+    if (!e || typeof e !== 'object' || seen.has(e)) return;
+    seen.add(e);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    visit((e as { cause?: unknown }).cause);
+    const inner = (e as { errors?: unknown }).errors;
+    if (Array.isArray(inner)) inner.forEach(visit);
+  };
+  visit(err);
+  return codes;
+}
+
+function megabytes(bytes: number): string {
+  return bytes >= 1_000_000 ? `${Math.round(bytes / 1_000_000)} MB` : `${bytes} bytes`;
+}
+
+export function tooLarge(cap: number): AttemptFailure {
+  return new AttemptFailure({ kind: 'too-large' }, 'malformed', `answer larger than ${megabytes(cap)}, the most monsync reads`);
+}
+
+/**
+ * Maps what undici threw to the retry rule's failure classes. Only error codes reach messages.
+ * `fired`: this client's own timer ended the attempt; `atDeadline`: that timer was the call's deadline.
+ */
+export function classifyTransportError(err: unknown, fired: boolean, atDeadline: boolean, timeoutMs: number, cap: number): AttemptFailure {
+  const timeoutText = `no answer within the timeout of ${timeoutMs} ms`;
+  if (fired) return new AttemptFailure({ kind: 'timeout' }, 'timeout', atDeadline ? 'no answer' : timeoutText, atDeadline);
+  const codes = errorCodes(err);
+  if (codes.includes(TOO_LARGE_CODE)) return tooLarge(cap);
+  const code = codes.find((c) => NOT_SENT_CODES.has(c) || TIMEOUT_CODES.has(c) || c === 'UND_ERR_CONNECT_TIMEOUT') ?? codes[0];
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new AttemptFailure({ kind: 'not-sent' }, 'timeout', 'connect timed out (UND_ERR_CONNECT_TIMEOUT)');
+  }
+  if (code !== undefined && NOT_SENT_CODES.has(code)) {
+    return new AttemptFailure({ kind: 'not-sent' }, 'network', `could not connect (${code})`);
+  }
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
+    return new AttemptFailure({ kind: 'timeout' }, 'timeout', timeoutText);
+  }
+  // Anything else (reset, socket closed, broken pipe) may have happened after the request was written.
+  return new AttemptFailure({ kind: 'reset' }, 'network', `connection lost${code ? ` (${code})` : ''}`);
+}
+
+function cleanServiceError(s: string): string {
+  const r = redact(s);
+  return r.length > MAX_SERVICE_ERROR_CHARS ? `${r.slice(0, MAX_SERVICE_ERROR_CHARS)}...` : r;
+}
+
+/** The service's error text from a parsed body, if it sent one. */
+export function serviceErrorOf(body: unknown): string | null {
+  if (!isObject(body)) return null;
+  for (const key of ['error', 'error_description', 'detail', 'message']) {
+    const v = body[key];
+    if (typeof v === 'string' && v !== '') return cleanServiceError(v);
+  }
+  const e = body['error'];
+  if (e !== undefined && e !== null && e !== '') return cleanServiceError(JSON.stringify(e));
+  return null;
+}
+
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
