@@ -1,15 +1,15 @@
 /** `monsync validate` runs the offline checks: findings printed, errors (and with --strict warnings) fail it. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runValidate } from '../../src/cli/validate.js';
+import { runValidate } from '../../src/cli/validate-run.js';
+import { captureIo, lines } from '../helpers/io.js';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'checks');
 
 async function validate(file: string, strict?: boolean) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runValidate([file], { cwd: FIXTURES, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l) }, { strict });
-  return { code, out, err };
+  const io = captureIo({}, { cwd: FIXTURES });
+  const code = await runValidate([file], { strict }, io);
+  return { code, out: lines(io.stdout), err: lines(io.stderr) };
 }
 
 describe('validate and the checks', () => {
@@ -45,10 +45,9 @@ describe('validate and the checks', () => {
   });
 
   it('with no finding, --strict changes nothing (examples/small)', async () => {
-    const out: string[] = [];
-    const err: string[] = [];
     const small = path.join(import.meta.dirname, '..', '..', 'examples', 'small');
-    expect(await runValidate([small], { env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l) }, { strict: true })).toBe(0);
-    expect({ out, err }).toEqual({ out: ['Valid: 1 file, 2 monitors, 2 alerts, 0 groups.'], err: [] });
+    const io = captureIo({});
+    expect(await runValidate([small], { strict: true }, io)).toBe(0);
+    expect({ out: lines(io.stdout), err: lines(io.stderr) }).toEqual({ out: ['Valid: 1 file, 2 monitors, 2 alerts, 0 groups.'], err: [] });
   });
 });

@@ -32,3 +32,8 @@ export function captureIo(env: Env, opts: { now?: number | (() => number); color
   };
   return io;
 }
+
+/** What a runner wrote, as lines without their newlines (none for nothing written). */
+export function lines(text: string): string[] {
+  return text === '' ? [] : text.replace(/\n$/, '').split('\n');
+}

@@ -4,17 +4,17 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runValidate } from '../../src/cli/validate.js';
+import { runValidate } from '../../src/cli/validate-run.js';
 import { BIN, buildCli } from '../helpers/cli.js';
-import { writeTree } from './helpers.js';
+import { captureIo, lines } from '../helpers/io.js';
+import { writeTree } from '../config/helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 async function run(paths: string[], cwd = root) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runValidate(paths, { cwd, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
-  return { code, out, err };
+  const io = captureIo({}, { cwd });
+  const code = await runValidate(paths, {}, io);
+  return { code, out: lines(io.stdout), err: lines(io.stderr) };
 }
 
 describe('runValidate', () => {

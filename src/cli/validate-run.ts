@@ -1,0 +1,41 @@
+/**
+ * `monsync validate`: an offline check of configuration files, 0 when valid, 1 after printing every
+ * problem. The checks that need only the configuration run too (src/checks): their findings are
+ * printed, and an error among them (with `strict`, a warning too) makes the configuration invalid.
+ */
+import { plural } from '../util/plural.js';
+import type { CommandIo } from './output.js';
+
+export interface ValidateOptions {
+  /** Fail on the checks' warnings too. */
+  strict?: boolean;
+}
+
+export async function runValidate(paths: string[], opts: ValidateOptions, io: CommandIo): Promise<number> {
+  const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
+  const out = (line: string) => io.out(`${line}\n`);
+  const err = (line: string) => io.err(`${line}\n`);
+  const result = await loadConfig(paths, { cwd: io.cwd, env: io.env });
+  if ('diagnostics' in result) {
+    for (const line of formatDiagnosticLines(result.diagnostics)) err(line);
+    const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
+    const files = new Set(errors.map((d) => d.file)).size;
+    err(`Invalid: ${plural(errors.length, 'error')} in ${plural(files, 'file')}.`);
+    return 1;
+  }
+  for (const line of formatDiagnosticLines(result.warnings)) err(line);
+  const { state } = result;
+  const { blocking, countFindings, formatFinding, runChecks } = await import('../checks/index.js');
+  const findings = runChecks(state);
+  for (const f of findings) err(formatFinding(f));
+  if (blocking(findings, opts.strict).length > 0) {
+    err(`Invalid: the checks found ${countFindings(findings)}${opts.strict ? '; --strict fails on warnings too' : ''}.`);
+    return 1;
+  }
+  const alerts = state.alerts.length + state.monitors.reduce((n, m) => n + m.alerts.length, 0);
+  out(
+    `Valid: ${plural(state.files.length, 'file')}, ${plural(state.monitors.length, 'monitor')}, ` +
+      `${plural(alerts, 'alert')}, ${plural(state.groups.length, 'group')}.`,
+  );
+  return 0;
+}
