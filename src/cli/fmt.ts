@@ -6,108 +6,7 @@
  */
 import type { Command } from 'commander';
 import { ExitCode } from '../util/errors.js';
-import { plural } from '../util/plural.js';
-
-export interface FmtOptions {
-  /** Write nothing; exit 1 when a file is not in the canonical layout (for CI). */
-  check?: boolean;
-  /** Print a unified diff of each change instead of writing it. */
-  diff?: boolean;
-}
-
-export interface FmtIo {
-  cwd?: string;
-  stdout?: (text: string) => void;
-  stderr?: (line: string) => void;
-}
-
-/** 0 when every file is (now) formatted; 1 after a problem, or with --check when a file would change. */
-export async function runFmt(paths: string[], opts: FmtOptions, io: FmtIo = {}): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
-  const { resolveInputs, readSourceFile } = await import('../config/read.js');
-  const { formatDiagnosticLines, diag } = await import('../config/diagnostics.js');
-  const { formatConfigText } = await import('../config/format/format.js');
-  const { readConfigShape } = await import('../config/format/shape.js');
-  const cwd = io.cwd ?? process.cwd();
-  const out = io.stdout ?? ((text: string) => process.stdout.write(text));
-  const err = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
-
-  const shape = await readConfigShape();
-  const inputs = await resolveInputs(paths, cwd);
-  const problems = [...inputs.diagnostics];
-  const changed: string[] = [];
-  for (const input of inputs.files) {
-    const read = await readSourceFile(input);
-    if ('diagnostic' in read) {
-      problems.push(read.diagnostic);
-      continue;
-    }
-    const result = formatConfigText(read.source.text, { shape, file: input.display });
-    if (!result.ok) {
-      problems.push(...result.diagnostics);
-      continue;
-    }
-    if (result.text === read.source.text) continue;
-    changed.push(input.display);
-    if (opts.diff) {
-      out(await unifiedDiff(input.display, read.source.text, result.text));
-    } else if (!opts.check) {
-      try {
-        // The byte-order mark the reader dropped goes back: an editor put it there.
-        const bom = (await readFile(input.path)).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]));
-        await writeInPlace(input.path, bom ? `\ufeff${result.text}` : result.text);
-      } catch (e) {
-        changed.pop();
-        problems.push(diag(input.display, { line: 1, column: 1 }, `cannot write the formatted file: ${reason(e)}`));
-        continue;
-      }
-    }
-    if (!opts.diff) out(`${input.display}\n`);
-  }
-
-  for (const line of formatDiagnosticLines(problems)) err(line);
-  if (opts.check && changed.length > 0) {
-    err(`${plural(changed.length, 'file')} not formatted; \`monsync fmt\` rewrites ${changed.length === 1 ? 'it' : 'them'}.`);
-  }
-  return problems.length > 0 || (opts.check && changed.length > 0) ? 1 : 0;
-}
-
-/** `--- a/file` / `+++ b/file` hunks, control characters made visible (the file may come from anyone's pull request). */
-async function unifiedDiff(file: string, before: string, after: string): Promise<string> {
-  const { createTwoFilesPatch } = await import('diff');
-  const { escapeControl } = await import('../util/safe-text.js');
-  const patch = createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 3 });
-  return patch
-    .split('\n')
-    .filter((line, i) => !(i === 0 && /^=+$/.test(line)))
-    .map(escapeControl)
-    .join('\n');
-}
-
-/** Replaces the file in one step (a crash leaves the old or the new text, never half), keeping its mode and any symlink. */
-async function writeInPlace(file: string, text: string): Promise<void> {
-  const { chmod, realpath, rename, rm, stat, writeFile } = await import('node:fs/promises');
-  const path = await import('node:path');
-  const real = await realpath(file);
-  const { mode } = await stat(real);
-  const tmp = path.join(path.dirname(real), `.${path.basename(real)}.${process.pid}.fmt.tmp`);
-  try {
-    await writeFile(tmp, text, 'utf8');
-    await chmod(tmp, mode & 0o7777);
-    await rename(tmp, real);
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => undefined);
-    throw e;
-  }
-}
-
-function reason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'read-only file system';
-  if (code === 'ENOSPC') return 'no space left on the device';
-  return e instanceof Error ? e.message : String(e);
-}
+import type { FmtOptions } from './fmt-run.js';
 
 export function register(program: Command): void {
   program
@@ -129,8 +28,9 @@ export function register(program: Command): void {
         '  $ monsync fmt --check --diff monitoring/   # in CI: show what is off, exit 1 if anything is',
       ].join('\n'),
     )
-    .action(async (paths: string[], opts: FmtOptions) => {
-      const code = await runFmt(paths, opts);
+    .action(async (paths: string[], opts: FmtOptions, self: Command) => {
+      const [{ runFmt }, { processIo }] = await Promise.all([import('./fmt-run.js'), import('./output.js')]);
+      const code = await runFmt(paths, opts, processIo(self));
       if (code !== 0) throw new ExitCode(code);
     });
 }

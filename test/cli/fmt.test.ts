@@ -4,8 +4,9 @@ import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promis
 import path from 'node:path';
 import { applyPatch } from 'diff';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runFmt, type FmtOptions } from '../../src/cli/fmt.js';
+import { runFmt, type FmtOptions } from '../../src/cli/fmt-run.js';
 import { BIN, buildCli } from '../helpers/cli.js';
+import { captureIo, lines } from '../helpers/io.js';
 import { writeTree } from '../config/helpers.js';
 
 const MESSY = 'monitors: []\nversion: 1\n';
@@ -13,10 +14,9 @@ const TIDY = 'version: 1\nmonitors: []\n';
 const BROKEN = 'version: 1\nmonitors: [a, b\ngroups: []\n';
 
 async function fmt(dir: string, paths: string[], opts: FmtOptions = {}) {
-  let out = '';
-  const err: string[] = [];
-  const code = await runFmt(paths, opts, { cwd: dir, stdout: (t) => (out += t), stderr: (l) => err.push(l) });
-  return { code, out, err };
+  const io = captureIo({}, { cwd: dir });
+  const code = await runFmt(paths, opts, io);
+  return { code, out: io.stdout, err: lines(io.stderr) };
 }
 
 const read = (dir: string, name: string) => readFile(path.join(dir, name), 'utf8');
