@@ -110,6 +110,15 @@ function planProblem(p: Record<string, unknown>): string | null {
   if (!isObject(u) || !['monitors', 'alerts', 'groups', 'other_type_monitors', 'ignored'].every((k) => typeof u[k] === 'number')) {
     return 'unmanaged must hold counts of monitors, alerts, groups, other_type_monitors and ignored';
   }
+  if (p.checks !== undefined) {
+    if (!Array.isArray(p.checks)) return 'checks must be a list';
+    for (const [i, f] of p.checks.entries()) {
+      const ok =
+        isObject(f) && isString(f.check) && ['error', 'warning'].includes(f.severity as string) && isString(f.message) && isString(f.file) &&
+        Number.isInteger(f.line) && Number.isInteger(f.column) && ['monitor', 'alert', 'group'].includes(f.kind as string) && isString(f.key);
+      if (!ok) return `checks[${i}] must be a finding (check, severity, message, file, line, column, kind, key)`;
+    }
+  }
   if (!Array.isArray(p.changes)) return 'changes must be a list';
   const refs = new Set<string>();
   for (const [i, c] of p.changes.entries()) {

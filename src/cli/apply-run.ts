@@ -12,7 +12,7 @@ import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import { redact } from '../util/redact.js';
 import { readAccount } from '../workflow/account.js';
-import { computePlan, loadDesired, planFlow } from '../workflow/plan.js';
+import { computePlan, loadDesired, planFlow, stopOnFindings } from '../workflow/plan.js';
 import { parsePositiveInt } from './common.js';
 import type { CommandIo } from './output.js';
 import { printProgress } from './progress.js';
@@ -25,6 +25,7 @@ export interface ApplyOptions extends ConnectionOptions {
   force?: boolean;
   target?: string[];
   prune?: boolean;
+  strict?: boolean;
 }
 
 export async function runApply(paths: string[], opts: ApplyOptions, io: CommandIo): Promise<number> {
@@ -46,11 +47,14 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
     }
     api = (await import('../api/connect.js')).connect(opts, io.env, { concurrency });
     ({ plan, live } = await loadSavedPlan(api, opts.plan, io));
+    // The findings the plan was made with: an error would have stopped it, a warning stops --strict.
+    await stopOnFindings(plan.checks ?? [], opts.strict);
   } else {
     ({ plan, live, desired, api } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env, { concurrency }), {
       paths,
       prune: opts.prune,
       targets: opts.target,
+      strict: opts.strict,
       onProgress: printProgress(io),
     }));
   }

@@ -12,6 +12,7 @@ export interface PlanOptions extends ConnectionOptions {
   detailedExitcode?: boolean;
   target?: string[];
   prune?: boolean;
+  strict?: boolean;
 }
 
 export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo): Promise<number> {
@@ -23,6 +24,7 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
     paths,
     prune: opts.prune,
     targets: opts.target,
+    strict: opts.strict,
     onProgress: printProgress(io),
   });
 

@@ -6,6 +6,7 @@
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
+import type { Finding } from '../checks/types.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
@@ -17,6 +18,8 @@ export interface PlanFlowOptions {
   paths: string[];
   prune?: boolean;
   targets?: string[];
+  /** The checks' warnings stop the plan too, not only their errors (`--strict`). */
+  strict?: boolean;
   /** Told what was read and how long it took; nothing is reported without it. */
   onProgress?: OnProgress;
 }
@@ -68,6 +71,31 @@ export async function computePlan(desired: DesiredState, live: LiveState, api: M
 }
 
 /**
+ * A UserError when findings of the checks stop a plan: any error, and with `strict` any warning.
+ * Every finding is listed, so the stopping ones are seen among the rest.
+ */
+export async function stopOnFindings(findings: readonly Finding[], strict = false): Promise<void> {
+  const { blocking, countFindings, formatFinding } = await import('../checks/index.js');
+  const stopping = blocking(findings, strict);
+  if (stopping.length === 0) return;
+  const why = stopping.some((f) => f.severity === 'error') ? '' : ', and --strict stops on warnings';
+  throw new UserError(`the checks found ${countFindings(stopping)}${why}; no change was sent to the service`, {
+    details: findings.map(formatFinding),
+  });
+}
+
+/**
+ * The plan with the findings of the checks on the configuration and the account it was made from;
+ * a UserError instead when they stop it (stopOnFindings), before anything is shown, saved or sent.
+ */
+export async function checkPlan(plan: Plan, desired: DesiredState, live: LiveState, strict = false): Promise<Plan> {
+  const { runChecks } = await import('../checks/index.js');
+  const checks = runChecks(desired, live);
+  await stopOnFindings(checks, strict);
+  return { ...plan, checks };
+}
+
+/**
  * The account read is nothing but GETs, so it starts at once and its network wait overlaps the YAML
  * load instead of following it (on a large account the two take about as long). The configuration
  * still decides what is reported: a broken one is reported alone, before any problem with
@@ -97,7 +125,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const read = await reading;
   const live = read.report(opts.onProgress);
   const diffStarted = performance.now();
-  const plan = await computePlan(desired, live, api, opts);
+  const plan = await checkPlan(await computePlan(desired, live, api, opts), desired, live, opts.strict);
   // For a slow plan on a large account: which part to look at.
   opts.onProgress?.({ kind: 'timings', configurationMs, accountMs: read.ms, diffMs: performance.now() - diffStarted, sinceStartMs: performance.now() });
   return { plan, desired, live, api };
