@@ -5,39 +5,7 @@
  * plan is refused with the saved-plan reader's message, exit 1.
  */
 import type { Command } from 'commander';
-import { rootOf, useColor } from './common.js';
-import { UserError } from '../util/errors.js';
-
-export interface ShowOptions {
-  format?: string;
-  json?: boolean;
-  /** Colour in the text format (the command decides it from the terminal, NO_COLOR and --no-color). */
-  color?: boolean;
-}
-
-/** The rendered plan, ending in a newline; throws UserError for a bad format or a file that is not a saved plan. */
-export async function renderSavedPlan(file: string, opts: ShowOptions): Promise<string> {
-  const format = opts.json ? 'json' : (opts.format ?? 'text');
-  if (!['text', 'json', 'markdown'].includes(format)) {
-    throw new UserError(`--format must be text, json or markdown, got "${format}"`);
-  }
-  const { readSavedPlan } = await import('../apply/saved-plan.js');
-  const saved = await readSavedPlan(file);
-  if (!saved.ok) throw new UserError(saved.error);
-  let text: string;
-  if (format === 'json') {
-    const { renderPlanJson } = await import('../render/plan-json.js');
-    text = renderPlanJson(saved.plan);
-  } else if (format === 'markdown') {
-    const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
-    // The command-line paths of the plan run are not in the file: the heading names the files read.
-    text = renderPlanMarkdown(saved.plan);
-  } else {
-    const { renderPlanText } = await import('../render/plan-text.js');
-    text = renderPlanText(saved.plan, { color: opts.color ?? false });
-  }
-  return text.endsWith('\n') ? text : `${text}\n`;
-}
+import type { ShowOptions } from './show-run.js';
 
 export function register(program: Command): void {
   program
@@ -57,6 +25,7 @@ export function register(program: Command): void {
       ].join('\n'),
     )
     .action(async (file: string, opts: ShowOptions, self: Command) => {
-      process.stdout.write(await renderSavedPlan(file, { ...opts, color: useColor(rootOf(self)) }));
+      const [{ runShow }, { processIo }] = await Promise.all([import('./show-run.js'), import('./output.js')]);
+      process.exitCode = await runShow(file, opts, processIo(self));
     });
 }
