@@ -7,7 +7,7 @@
  */
 import type { DesiredGroup, DesiredState } from '../model/desired.js';
 import type { Group } from '../model/live.js';
-// One glob dialect for settings.ignore everywhere: the planner's.
+// One glob dialect for settings.ignore everywhere (the planner's too).
 import { matchesAny } from '../util/glob.js';
 import type { Account } from './account.js';
 import { q } from './items.js';

@@ -69,6 +69,8 @@ describe('npm run demo', () => {
     ]);
     const [, planned = '', applied = '', final = ''] = r.stdout.split(/^==> \[\d\/4\].*$/m).slice(1);
     expect(planned).toMatch(/Plan: [1-9]\d* to add/);
+    // The plan opens with the checks' findings: realistic keeps one on purpose (submission-us has no alert).
+    expect(planned).toContain('Checks: 1 warning (`monsync checks` explains them)\n  examples/realistic/americas.yaml:51:5: warning alert/missing:');
     expect(applied).toMatch(/Apply complete/);
     expect(final).toContain('No changes.');
     expect(final).not.toMatch(/to add|to change|to destroy/);
