@@ -5,15 +5,13 @@
  * targets, e-mail limits), and the boundary between managed, unmanaged and ignored monitors.
  * Destination labels and unmanaged monitor labels are left to the plan: only the account knows them.
  */
-import type { SourceRef } from '../model/desired.js';
+import { REQUIRED_MONITOR_FIELDS, type SourceRef } from '../model/desired.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 // One glob dialect for settings.ignore everywhere: the planner's.
 import { globMatch } from '../util/glob.js';
 import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup, type ResolvedMonitor } from './resolve.js';
 import { deliveryTargetProblem, testAccountProblem } from './service-values.js';
 import { timeZoneProblem } from './timezone.js';
-
-const REQUIRED_MONITOR_FIELDS = ['ip_address', 'test_account', 'timer', 'time_zone'] as const;
 
 function at(ref: Ref, path: (string | number)[] = []): SourceRef {
   return valuePos({ locator: ref.locator, path: [...ref.path, ...path] });

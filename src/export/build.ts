@@ -4,7 +4,7 @@
  * monitor / alert shares factored into `defaults`. Pure: no I/O, no clock, so the same account
  * always gives the same documents.
  */
-import { ALERT_BODY_FIELDS } from '../model/desired.js';
+import { ALERT_BODY_FIELDS, REQUIRED_MONITOR_FIELDS, type MonitorSpecField } from '../model/desired.js';
 import type { Alert, LiveState, Monitor } from '../model/live.js';
 import { ALLOWED_TIMERS, ALLOWED_TTLS, DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
 import { globMatch } from '../util/glob.js';
@@ -61,7 +61,11 @@ export interface ExportModel {
   warnings: string[];
 }
 
-/** Monitor fields, in the order they are written, that can move into `defaults.monitor`. */
+/**
+ * Monitor fields, in the order export writes them, that can move into `defaults.monitor`: every field
+ * of the model's table (MONITOR_SPEC_TABLE) but `ip_address` and `test_account`, which are written on
+ * each monitor, first (test/model/monitor-fields.test.ts checks none is left out).
+ */
 export const MONITOR_FACTORABLE = [
   'timer',
   'time_zone',
@@ -73,7 +77,7 @@ export const MONITOR_FACTORABLE = [
   'attachment',
   'custom_subject',
   'custom_body',
-] as const;
+] as const satisfies readonly MonitorSpecField[];
 
 /** Alert fields, in the order they are written, that can move into `defaults.alert`. */
 export const ALERT_FACTORABLE = ALERT_BODY_FIELDS;
@@ -160,7 +164,7 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
       );
       continue;
     }
-    const missing = (['ip_address', 'test_account', 'timer', 'time_zone'] as const).filter((f) => m[f] === null || m[f] === '');
+    const missing = REQUIRED_MONITOR_FIELDS.filter((f) => m[f] === null || m[f] === '');
     if (missing.length > 0) {
       warnings.push(`monitor "${m.label}" (id ${m.id}) has no ${missing.join(', ')} in the account: left out, it could not be declared`);
       continue;

@@ -4,6 +4,7 @@
  * that heal, and with --prune unmanaged ones nothing refers to. A delete names the alerts it takes
  * with it, and those the API cannot create again. Also counts what is left alone.
  */
+import { REQUIRED_MONITOR_FIELDS } from '../../model/desired.js';
 import type { Monitor } from '../../model/live.js';
 import type { Change, ChangeNote, NearMiss } from '../types.js';
 import type { PlanContext } from './context.js';
@@ -61,15 +62,10 @@ export function planMonitorChanges(ctx: PlanContext): void {
     if (match && monitorUnchanged(match.live, dm, ctx.owner)) continue;
     const after = desiredMonitorFields(dm, ctx.owner);
     if (!match) {
-      const given: string[] = ['label', 'ip_address', 'test_account', 'timer', 'time_zone'];
-      const body: Fields = {
-        type: 'smtp',
-        label: dm.label,
-        ip_address: dm.spec.ip_address,
-        test_account: dm.spec.test_account,
-        timer: dm.spec.timer,
-        time_zone: dm.spec.time_zone,
-      };
+      // The required fields always, in the table's order, then the optional ones given.
+      const given: string[] = ['label', ...REQUIRED_MONITOR_FIELDS];
+      const body: Fields = { type: 'smtp', label: dm.label };
+      for (const f of REQUIRED_MONITOR_FIELDS) body[f] = dm.spec[f];
       for (const f of SPEC_OPTIONAL) {
         const v = dm.spec[f];
         // An attachment of null is "none", which is what omitting it means on create.

@@ -8,6 +8,7 @@
 import {
   ALERT_BODY_FIELDS,
   MONITOR_SPEC_FIELDS,
+  OPTIONAL_MONITOR_FIELDS,
   type DesiredAlert,
   type DesiredMonitor,
 } from '../../model/desired.js';
@@ -23,11 +24,8 @@ export const ALERT_FIELDS = ['subject_init', 'subject_term', ...ALERT_BODY_FIELD
 
 export type Fields = Record<string, unknown>;
 
-/** The spec fields every monitor has (the loader requires them); a create always sends them. */
-const REQUIRED_SPEC_FIELDS: readonly string[] = ['ip_address', 'test_account', 'timer', 'time_zone'];
-
 /** Optional spec fields a create sends when the configuration gives them, in MONITOR_SPEC_FIELDS order. */
-export const SPEC_OPTIONAL = MONITOR_SPEC_FIELDS.filter((f) => !REQUIRED_SPEC_FIELDS.includes(f));
+export const SPEC_OPTIONAL = OPTIONAL_MONITOR_FIELDS;
 
 /**
  * Equal as JSON would see it: key order does not matter and an undefined field is no field. Plan
