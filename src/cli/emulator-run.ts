@@ -5,7 +5,9 @@
  */
 import { DEFAULT_CREDENTIALS, EmulatorStartError, StateFileError, startEmulator } from '../emulator/index.js';
 import { isSeedName } from '../emulator/seed.js';
+import type { AccountCopy } from '../ops/clone.js';
 import { UserError } from '../util/errors.js';
+import { plural } from '../util/plural.js';
 import type { CommandIo } from './output.js';
 
 export interface EmulatorCommandOptions {
@@ -15,6 +17,8 @@ export interface EmulatorCommandOptions {
   seed: string;
   simSeed?: string;
   failureRate?: string;
+  /** Start with a copy of the account at this URL (read with the usual credentials, read-only). */
+  cloneFrom?: string;
 }
 
 function parseFailureRate(v: string): number {
@@ -32,11 +36,25 @@ function parsePort(v: string): number {
   return Number(v);
 }
 
+/** Reads the account at `url` with the usual credentials: GET requests only, said on stderr. */
+async function cloneAccount(url: string, io: CommandIo): Promise<{ copy: AccountCopy; source: string }> {
+  const [{ connect }, { readAccountCopy, describeCopy }] = await Promise.all([import('../api/connect.js'), import('../ops/clone.js')]);
+  const client = connect({ url }, io.env);
+  try {
+    const read = await readAccountCopy(client);
+    io.err(`monsync emulator: copied ${client.baseUrl}: ${describeCopy(read.copy)} (${plural(read.requests, 'read request')} in ${read.ms} ms; nothing was written there)\n`);
+    return { copy: read.copy, source: client.baseUrl };
+  } finally {
+    await client.close();
+  }
+}
+
 export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CommandIo): Promise<void> {
   const port = parsePort(opts.port);
   if (!isSeedName(opts.seed)) throw new UserError(`--seed must be default or empty, got "${opts.seed}"`, { exitCode: 2 });
   if (opts.host.trim() === '') throw new UserError('--host must not be empty', { exitCode: 2 });
   const failureRate = opts.failureRate === undefined ? undefined : parseFailureRate(opts.failureRate);
+  const account = opts.cloneFrom === undefined ? undefined : await cloneAccount(opts.cloneFrom, io);
 
   let emu;
   try {
@@ -47,6 +65,7 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
       ...(opts.state !== undefined && { statePath: opts.state }),
       ...(opts.simSeed !== undefined && { simSeed: opts.simSeed }),
       ...(failureRate !== undefined && { failureRate }),
+      ...(account !== undefined && { account: account.copy }),
       onPersistError: (err) => io.err(`monsync emulator: ${err.message}\n`),
     });
   } catch (err) {
@@ -59,7 +78,9 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
   io.err(
     [
       `monsync emulator: serving the monitoring API v1 and v2 on ${emu.url}` +
+        (account ? `, a replica of ${account.source}` : '') +
         (opts.state ? ` (state in ${opts.state})` : ' (state in memory only)'),
+      ...(account && opts.state ? [`  the replica is kept in ${opts.state}: \`monsync emulator --state ${opts.state}\` serves it again without reading the account`] : []),
       `  v1 HTTP Basic: ${v1.user} / ${v1.password}`,
       `  v2 OAuth client: ${v2.clientId} / ${v2.clientSecret}`,
       `  API documentation: ${emu.url}/v2/docs`,

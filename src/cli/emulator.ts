@@ -11,6 +11,10 @@ export function register(program: Command): void {
     .option('--seed <name>', 'initial data when the state is new: default or empty', 'default')
     .option('--sim-seed <seed>', 'seed of the simulated test results (same seed, same results)')
     .option('--failure-rate <rate>', 'share of simulated tests that fail on their own, 0 to 1 (default 0.01)')
+    .option(
+      '--clone-from <url>',
+      'start with a copy of the account at this URL (MONSYNC_USERNAME / MONSYNC_PASSWORD; only read there), to rehearse an apply; with --state the copy is kept there',
+    )
     .action(async (opts: EmulatorCommandOptions, self: Command) => {
       const [{ runEmulatorCommand }, { processIo }] = await Promise.all([import('./emulator-run.js'), import('./output.js')]);
       await runEmulatorCommand(opts, processIo(self));

@@ -3,7 +3,7 @@
  * client, the planner, the emulator) are imported inside the actions so `monsync --help` loads
  * almost nothing.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../version.js';
@@ -16,6 +16,13 @@ export async function main(argv: string[]): Promise<number> {
     .description('Run a Knowledge Front / Mailive! mail-monitoring account as code.')
     .version(VERSION, '-V, --version')
     .option('--no-color', 'disable colour (also honoured: NO_COLOR)')
+    .addOption(
+      new Option('--log-level <level>', 'HTTP trace on stderr: debug (a line per request) or trace (with bodies); secrets never shown (also MONSYNC_LOG, MONSYNC_LOG_FILE)').choices([
+        'off',
+        'debug',
+        'trace',
+      ]),
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -23,6 +30,11 @@ export async function main(argv: string[]): Promise<number> {
       writeErr: (s) => process.stderr.write(s),
     });
   registerCommands(program);
+  // Every client is built from the environment (src/api/config.ts): the flag speaks through it.
+  program.hook('preAction', () => {
+    const level = program.opts<{ logLevel?: string }>().logLevel;
+    if (level !== undefined) process.env['MONSYNC_LOG'] = level;
+  });
 
   try {
     await program.parseAsync(argv);

@@ -7,7 +7,7 @@ import { parseFaultConfig, type FaultInjector } from './faults.js';
 import type { RequestLog } from './request-log.js';
 import { Router } from './routes.js';
 import { applySeed, isSeedName } from './seed.js';
-import type { EmulatorStore, SeedName } from './store/index.js';
+import type { EmulatorStore, SeedBody, SeedName } from './store/index.js';
 import { isObject, show } from './validate.js';
 
 export interface ControlContext {
@@ -20,6 +20,8 @@ export interface ControlContext {
   faults: FaultInjector;
   log: RequestLog;
   defaultSeed: SeedName;
+  /** The account a replica started from (startEmulator's `account`): what a reset without a seed name restores. */
+  initialAccount: SeedBody | null;
 }
 
 function clockView(clock: EmulatorClock): { now: number; offset_seconds: number; iso: string } {
@@ -39,13 +41,15 @@ export function buildControlRouter(): Router<ControlContext> {
 
   r.add('POST', '/_emulator/reset', (c) => {
     const b = objectBody(c.body, 'reset');
+    const restore = b.seed === undefined && c.initialAccount !== null;
     const seed = b.seed ?? c.defaultSeed;
-    if (!isSeedName(seed)) throw badRequest(`reset: seed ${show(seed)} is not one of default, empty`);
+    if (!restore && !isSeedName(seed)) throw badRequest(`reset: seed ${show(seed)} is not one of default, empty`);
     c.store.clear();
-    applySeed(c.store, seed);
+    if (restore) c.store.seed(structuredClone(c.initialAccount));
+    else applySeed(c.store, seed as SeedName);
     c.faults.clear();
     c.log.reset();
-    return ok({ seed, ...c.store.counts });
+    return ok({ seed: restore ? 'clone' : seed, ...c.store.counts });
   });
   r.add('POST', '/_emulator/seed', (c) => ok(c.store.seed(c.body)));
   r.add('GET', '/_emulator/state', (c) => ok({ now: c.clock.nowSeconds(), ...c.store.snapshot() }));

@@ -21,7 +21,7 @@ import {
   type RouteResult,
   type Router,
 } from './routes.js';
-import type { EmulatorStore, SeedName } from './store/index.js';
+import type { EmulatorStore, SeedBody, SeedName } from './store/index.js';
 
 export interface Runtime {
   store: EmulatorStore;
@@ -33,6 +33,7 @@ export interface Runtime {
   apiRouter: Router<RouteContext>;
   controlRouter: Router<ControlContext>;
   defaultSeed: () => SeedName;
+  initialAccount: SeedBody | null;
 }
 
 // Large enough for a seed of tens of thousands of objects through the control API.
@@ -286,6 +287,7 @@ async function handleControl(
     faults: rt.faults,
     log: rt.log,
     defaultSeed: rt.defaultSeed(),
+    initialAccount: rt.initialAccount,
   };
   try {
     rt.store.sync();

@@ -13,11 +13,11 @@ import { StateFileError, StatePersister, readStateFile } from './persist.js';
 import { RequestLog } from './request-log.js';
 import { buildApiRouter } from './routes.js';
 import { applySeed } from './seed.js';
-import { EmulatorStore, type SeedName } from './store/index.js';
+import { EmulatorStore, type SeedBody, type SeedName } from './store/index.js';
 
 export { DEFAULT_CREDENTIALS, type Credentials } from './auth.js';
 export { StateFileError } from './persist.js';
-export { EmulatorStore, type SeedName } from './store/index.js';
+export { EmulatorStore, type SeedBody, type SeedName } from './store/index.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -25,6 +25,12 @@ export interface EmulatorOptions {
   statePath?: string;
   /** Initial data when there is no state file yet (and for reset without a seed name). */
   seed?: SeedName;
+  /**
+   * An account to start from instead (a replica: `monsync emulator --clone-from`), as the seed of
+   * the control API takes it, ids given. It replaces what a state file held (the file then keeps
+   * the replica), and a reset without a seed name returns to it.
+   */
+  account?: SeedBody;
   credentials?: { v1?: Credentials['v1']; v2?: Credentials['v2'] };
   /** Seed of the simulated test results (default "monsync"); reset returns to it. */
   simSeed?: string | number;
@@ -87,11 +93,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     ...(opts.failureRate !== undefined && { failureRate: opts.failureRate }),
   });
 
+  const account = opts.account ?? null;
+  const initial = (): void => {
+    if (account === null) applySeed(store, seed);
+    else {
+      try {
+        store.seed(structuredClone(account));
+      } catch (err) {
+        throw new EmulatorStartError(`the account to start from is not usable: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  };
+
   let persister: StatePersister | null = null;
   if (opts.statePath) {
     const path = opts.statePath;
-    const saved = readStateFile(path);
-    if (saved === undefined) applySeed(store, seed);
+    const saved = account === null ? readStateFile(path) : undefined;
+    if (saved === undefined) initial();
     else {
       try {
         store.load(saved);
@@ -107,7 +125,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const p = persister;
     store.onChange(() => p.schedule());
   } else {
-    applySeed(store, seed);
+    initial();
   }
 
   const runtime = {
@@ -120,6 +138,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     apiRouter: buildApiRouter(),
     controlRouter: buildControlRouter(),
     defaultSeed: () => seed,
+    initialAccount: account,
   };
   const server = createServer(createRequestHandler(runtime));
   server.on('clientError', (_err, socket) => {
