@@ -427,3 +427,22 @@ describe('executePlan: interruption and bad plans', () => {
     expect(api.calls).toHaveLength(0);
   });
 });
+
+describe('executePlan: a refused delete is "already gone" only when the service says the id is unknown', () => {
+  // The "already gone" test matched the bare word "unknown", so a delete the service refused with
+  // "unknown error" (or "unknown field ...") was reported as done: apply said "Apply complete" and
+  // exited 0 while the monitor was still there.
+  it.each(['Unknown error', 'unknown error, try again later', 'cannot delete: unknown state'])('fails the delete refused with %j', async (text) => {
+    const api = new FakeApi({ fault: (c) => (c.name === 'deleteMonitor' ? { type: 'fail', error: refused('deleteMonitor', text) } : undefined) });
+    const m = api.seedMonitor('mx-old');
+    const result = await executePlan(makePlan([deleteChange('monitor', 'mx-old', m.id)]), api, { parallelism: 1, owner: OWNER });
+    expect(result.results[0]).toMatchObject({ status: 'failed' });
+    expect(result.failed).toBe(1);
+  });
+
+  it.each(['Unknown group id 9', 'unknown id "9"', 'group 9 not found', 'no such group', 'group does not exist'])('counts a delete refused with %j as already gone', async (text) => {
+    const api = new FakeApi({ fault: (c) => (c.name === 'deleteGroup' ? { type: 'fail', error: refused('deleteGroup', text) } : undefined) });
+    const result = await executePlan(makePlan([deleteChange('group', 'old', '9')]), api, { parallelism: 1, owner: OWNER });
+    expect(result.results[0]).toMatchObject({ status: 'done', note: 'already gone' });
+  });
+});

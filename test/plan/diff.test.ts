@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { executePlan } from '../../src/apply/execute.js';
+import { parseSavedPlan, serializePlan } from '../../src/apply/saved-plan.js';
 import { diff, PlanError, type DiffOptions } from '../../src/plan/diff.js';
 import type { Monitor } from '../../src/model/live.js';
 import type { MonitorSpec, DesiredState } from '../../src/model/desired.js';
@@ -20,6 +22,7 @@ import {
   simulateApply,
   topAlert,
 } from './helpers.js';
+import { FakeApi } from '../apply/fake-api.js';
 
 const opts = (p: Partial<DiffOptions> = {}): DiffOptions => ({ target: TARGET, now: NOW, ...p });
 const plan = (d: DesiredState, l: LiveState, p: Partial<DiffOptions> = {}): Plan => diff(d, l, opts(p));
@@ -637,5 +640,57 @@ describe('an applied configuration plans empty', () => {
     const second = plan(d, after);
     expect(second.changes).toEqual([]);
     expect(second.fingerprint).not.toBe(first.fingerprint);
+  });
+});
+
+describe('diff: change refs are unique even when labels and subjects contain "/"', () => {
+  // monitor "a" with alert "b/c" and monitor "a/b" with alert "c" both made the ref `alert:a/b/c`:
+  // apply then refused one of them ("the plan has two changes with ref") and a saved plan was invalid.
+  const desired = desiredState({
+    monitors: [dMonitor('a', {}, { alerts: [dAlert('b/c')] }), dMonitor('a/b', {}, { alerts: [dAlert('c')] })],
+  });
+
+  it('gives every change its own ref', () => {
+    const refs = plan(desired, liveState({})).changes.map((c) => c.ref);
+    expect(new Set(refs).size).toBe(refs.length);
+  });
+
+  it('makes a plan that saves, loads and applies completely', async () => {
+    const p = plan(desired, liveState({}));
+    expect(parseSavedPlan(serializePlan(p)).ok).toBe(true);
+    const api = new FakeApi();
+    const result = await executePlan(p, api, { parallelism: 4, owner: desired.settings.owner });
+    expect(result.failed).toBe(0);
+    expect(result.done).toBe(4);
+  });
+});
+
+describe('diff: a declared alert never silently rewrites a live alert of another type', () => {
+  // Only up-down alerts can be created, but HTTP and other monitors carry other alert types. An
+  // up-down alert declared with the subject of such an alert was planned as an update whose PUT
+  // body carries `type: "up-down"`: the plan text showed at most a subject or timeout change, while
+  // apply converted the other alert into an up-down one.
+  it('makes it a problem the user must resolve, not an update', () => {
+    const web = liveMonitor({ id: 'h1', label: 'www-http', type: 'http', meta: {} });
+    const live = liveState({
+      monitors: [web],
+      alerts: [liveAlert({ id: 'a1', monitor: 'h1', subject_init: 'www down', type: 'threshold', timeout: null })],
+    });
+    const desired = desiredState({ alerts: [topAlert('www-http', 'www down', { timeout: 5 })] });
+    let err: unknown;
+    try {
+      plan(desired, live);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlanError);
+    expect((err as PlanError).problems.join('\n')).toMatch(/threshold/);
+  });
+
+  it('still updates an alert whose type the service did not report (only a known other type is refused)', () => {
+    const web = liveMonitor({ id: 'h1', label: 'www-http', type: 'http', meta: {} });
+    const live = liveState({ monitors: [web], alerts: [liveAlert({ id: 'a1', monitor: 'h1', subject_init: 'www down', type: '', timeout: 10 })] });
+    const p = plan(desiredState({ alerts: [topAlert('www-http', 'www down', { timeout: 5 })] }), live);
+    expect(p.changes.map((c) => [c.action, c.id, c.changed])).toEqual([['update', 'a1', ['timeout']]]);
   });
 });

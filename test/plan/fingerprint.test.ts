@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { checkFingerprint } from '../../src/apply/saved-plan.js';
 import type { LiveState } from '../../src/model/live.js';
+import { diff } from '../../src/plan/diff.js';
 import { filterIgnored, fingerprintLive } from '../../src/plan/fingerprint.js';
-import { dest, liveAlert, liveGroup, liveMonitor, liveState } from './helpers.js';
+import { desiredState, dest, dGroup, dMonitor, liveAlert, liveGroup, liveMonitor, liveState } from './helpers.js';
 
 const a = liveMonitor({ id: '1', label: 'a' });
 const b = liveMonitor({ id: '2', label: 'legacy-b' });
@@ -130,5 +132,48 @@ describe('fingerprintLive', () => {
       return fingerprintLive(c);
     };
     expect(split('ab', 'c')).not.toBe(split('a', 'bc'));
+  });
+});
+
+describe('fingerprint: ignored members of declared groups', () => {
+  // A saved plan must be refused when the account changed in a way that changes what its calls do.
+  // A declared group's update (PUT, replace: true) carries the ids of the ignored monitors that were
+  // members when the plan was made, so that ignore means hands off. The fingerprint dropped ignored
+  // monitors and group member lists altogether, so an ignored monitor joining or leaving the group
+  // after the plan went unnoticed, and `apply --plan` then took it out of the group again (or put it
+  // back): a change to a resource monsync promises never to touch.
+  const mx = liveMonitor({ id: '1', label: 'mx' });
+  const mx2 = liveMonitor({ id: '2', label: 'mx2' });
+  const legacy = liveMonitor({ id: '9', label: 'legacy-x', meta: {} });
+  const desired = desiredState({
+    settings: { ignore: ['legacy-*'] },
+    monitors: [dMonitor('mx'), dMonitor('mx2')],
+    groups: [dGroup('prod', ['mx', 'mx2'])],
+  });
+
+  it('refuses a saved plan after an ignored monitor left a group the plan replaces', () => {
+    const before = liveState({ monitors: [mx, mx2, legacy], groups: [liveGroup('g1', 'prod', [mx, legacy])] });
+    const plan = diff(desired, before, { target: 'http://127.0.0.1:1' });
+    const update = plan.changes.find((c) => c.kind === 'group')!;
+    expect(update.call.body).toMatchObject({ monitors: ['1', '2', '9'], replace: true });
+
+    // Someone takes the ignored monitor out of the group in the web UI.
+    const after = liveState({ monitors: [mx, mx2, legacy], groups: [liveGroup('g1', 'prod', [mx])] });
+    expect(checkFingerprint(plan, fingerprintLive(after, plan.options)).ok).toBe(false);
+  });
+
+  it('refuses a saved plan after an ignored monitor joined a group the plan replaces', () => {
+    const before = liveState({ monitors: [mx, mx2, legacy], groups: [liveGroup('g1', 'prod', [mx])] });
+    const plan = diff(desired, before, { target: 'http://127.0.0.1:1' });
+    const after = liveState({ monitors: [mx, mx2, legacy], groups: [liveGroup('g1', 'prod', [mx, legacy])] });
+    expect(checkFingerprint(plan, fingerprintLive(after, plan.options)).ok).toBe(false);
+  });
+
+  it('still leaves the ignored monitors themselves out', () => {
+    const a = liveState({ monitors: [mx, legacy], groups: [liveGroup('g1', 'prod', [mx, legacy])] });
+    const b = structuredClone(a);
+    b.monitors[1]!.timer = 30;
+    b.monitors[1]!.meta = { note: 'x' };
+    expect(fingerprintLive(b, ['legacy-*'])).toBe(fingerprintLive(a, ['legacy-*']));
   });
 });

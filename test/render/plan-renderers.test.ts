@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { diff } from '../../src/plan/diff.js';
 import { renderPlanJson } from '../../src/render/plan-json.js';
 import { PLAN_COMMENT_MARKER, codeBlock, mdCode, renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
 import type { Plan } from '../../src/plan/types.js';
+import { desiredState, dGroup, dMonitor, liveGroup, liveMonitor, liveState } from '../plan/helpers.js';
 import { HOSTILE, emptyPlan, hostilePlan, prunePlan, richPlan } from './fixtures.js';
 
 const ESC = '\u001b';
@@ -184,5 +186,38 @@ describe('json', () => {
     const first = Object.keys(JSON.parse(text));
     expect(first.slice(0, 5)).toEqual(['format_version', 'changes', 'summary', 'unmanaged', 'fingerprint']);
     expect(Object.keys(JSON.parse(text).changes[0]).slice(0, 7)).toEqual(['action', 'kind', 'key', 'id', 'before', 'after', 'changed']);
+  });
+});
+
+describe('group member diff of a member the same plan renames', () => {
+  // The Markdown plan (PR comment) must say what apply does. A group update's details block diffed
+  // member labels before (live labels) and after (desired labels), so a member that the same plan
+  // renames showed up as removed and re-added although the PUT keeps it (same id); the summary row
+  // and the text plan use the plan's member notes (by id) and were right.
+  const a = liveMonitor({ id: '1', label: 'mx-a' });
+  const c = liveMonitor({ id: '3', label: 'mx-c' });
+  const live = liveState({ monitors: [a, c], groups: [liveGroup('g1', 'prod', [a])] });
+  const desired = desiredState({
+    monitors: [dMonitor('mx-b', {}, { previous_labels: ['mx-a'] }), dMonitor('mx-c')],
+    groups: [dGroup('prod', ['mx-b', 'mx-c'])],
+  });
+
+  it('is not shown as removed and added in the Markdown plan', () => {
+    const plan = diff(desired, live, { target: 'http://127.0.0.1:1' });
+    const group = plan.changes.find((x) => x.kind === 'group')!;
+    expect(group.note).toMatchObject({ members_added: ['mx-c'] });
+    expect(group.note?.members_removed).toBeUndefined();
+
+    const md = renderPlanMarkdown(plan);
+    const details = md.slice(md.indexOf('group <code>prod</code>'));
+    expect(details).toContain('+  "mx-c"');
+    expect(details).not.toContain('-  "mx-a"');
+    expect(details).not.toContain('+  "mx-b"');
+  });
+
+  it('is not shown as removed in the text plan', () => {
+    const text = renderPlanText(diff(desired, live, { target: 'http://127.0.0.1:1' }), { color: false });
+    const groupBlock = text.slice(text.indexOf('group "prod"'));
+    expect(groupBlock.split('\n')[1]).toBe('      monitors: + "mx-c"');
   });
 });
