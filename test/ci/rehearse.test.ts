@@ -1,0 +1,105 @@
+/**
+ * The optional rehearsal of the CI recipes (issue 17 §3), run for real: the GitHub step and the GitLab
+ * job under bash as their runners start them, `npx monsync` shimmed to the built CLI, the "account"
+ * an emulator on 127.0.0.1. The replica is cloned, applied to and planned again; the account is only
+ * read; a refused read fails the step at once with the service's words.
+ */
+import { spawn } from 'node:child_process';
+import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { BIN, ROOT, buildDist, cliEnv } from './build.js';
+
+type Obj = Record<string, any>;
+
+let account: TestEmulator;
+let project: string;
+
+beforeAll(async () => {
+  await buildDist();
+  account = await startTestEmulator({ seed: 'default' });
+  project = await mkdtemp(join(tmpdir(), 'monsync-rehearse-'));
+  await cp(join(ROOT, 'examples', 'realistic'), join(project, 'monitoring'), { recursive: true });
+  await mkdir(join(project, '.bin'));
+  const npx = join(project, '.bin', 'npx');
+  await writeFile(npx, `#!/bin/sh\n[ "$1" = monsync ] || { echo "npx shim: only monsync" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  await chmod(npx, 0o755);
+}, 240_000);
+
+afterAll(async () => {
+  await account?.close();
+  if (project) await rm(project, { recursive: true, force: true });
+});
+
+async function recipe(name: string): Promise<Obj> {
+  return parse(await readFile(join(ROOT, 'examples', 'ci', name), 'utf8')) as Obj;
+}
+
+function bash(script: string, extra: Record<string, string>, flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...cliEnv(account.url, extra), PATH: `${join(project, '.bin')}:${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [...flags, '-c', script], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+const scripts = {
+  // GitHub runs `run:` with `bash -e {0}`; GitLab a job's script items in one shell with errexit and pipefail.
+  GitHub: async () => ({
+    script: ((await recipe('github-actions.yml')).jobs.plan.steps as Obj[]).find((s) => s.name === 'Rehearse the apply on a replica')!.run as string,
+    flags: ['-e'],
+  }),
+  GitLab: async () => ({ script: ((await recipe('gitlab-ci.yml'))['monsync-rehearse'].script as string[]).join('\n'), flags: ['-e', '-o', 'pipefail'] }),
+};
+
+describe.each(['GitHub', 'GitLab'] as const)('%s rehearsal', (name) => {
+  it('clones the account, applies to the replica, plans it again with no change left, and only reads the account', async () => {
+    await account.control.reset('default');
+    await account.control.clearRequests();
+    const { script, flags } = await scripts[name]();
+    const r = await bash(script, {}, flags);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/copied http:\/\/127\.0\.0\.1:\d+: 4 monitors/);
+    expect(r.stdout).toMatch(/Apply complete/);
+    expect(r.stdout).toMatch(/No changes/);
+    expect((await account.control.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+    expect((await account.control.state()).monitors).toHaveLength(4);
+  }, 120_000);
+
+  it('fails at once, with the service\'s words, when the account refuses the read', async () => {
+    const { script, flags } = await scripts[name]();
+    const started = Date.now();
+    const r = await bash(script, { MONSYNC_PASSWORD: 'wrong-password-4' }, flags);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/Error: not authorised \(HTTP 401\)/);
+    expect(r.stderr).not.toContain('wrong-password-4');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+});
+
+describe('the rehearsal is optional', () => {
+  it("GitHub: only with MONSYNC_REHEARSE: 'true' (off as shipped), before the plan", async () => {
+    const wf = await recipe('github-actions.yml');
+    expect(wf.env.MONSYNC_REHEARSE).toBe('false');
+    const steps = wf.jobs.plan.steps as Obj[];
+    const i = steps.findIndex((s) => s.name === 'Rehearse the apply on a replica');
+    expect(steps[i]!.if).toBe("env.MONSYNC_REHEARSE == 'true'");
+    expect(steps.findIndex((s) => s.name === 'Plan')).toBeGreaterThan(i);
+  });
+
+  it('GitLab: in merge request pipelines with MONSYNC_REHEARSE set to "true", in a stage before the plan', async () => {
+    const ci = await recipe('gitlab-ci.yml');
+    expect(ci['monsync-rehearse'].rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event" && $MONSYNC_REHEARSE == "true"' }]);
+    const stages = ci.stages as string[];
+    expect(stages.indexOf(ci['monsync-rehearse'].stage)).toBeLessThan(stages.indexOf(ci['monsync-plan'].stage));
+  });
+});
