@@ -4,6 +4,7 @@
  * run from the LiveState plan read; never fetched here.
  */
 import type { Destination, Group, LiveState, Monitor } from '../model/live.js';
+import { groupBy } from '../util/group-by.js';
 
 export interface Account {
   destinationsByLabel: ReadonlyMap<string, readonly Destination[]>;
@@ -12,23 +13,12 @@ export interface Account {
   groupsByName: ReadonlyMap<string, readonly Group[]>;
 }
 
-function byKey<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
-
 export function indexAccount(live: LiveState): Account {
   return {
-    destinationsByLabel: byKey(live.destinations, (d) => d.label),
-    monitorsByLabel: byKey(live.monitors, (m) => m.label),
+    destinationsByLabel: groupBy(live.destinations, (d) => d.label),
+    monitorsByLabel: groupBy(live.monitors, (m) => m.label),
     monitorsById: new Map(live.monitors.map((m) => [m.id, m])),
-    groupsByName: byKey(live.groups, (g) => g.name),
+    groupsByName: groupBy(live.groups, (g) => g.name),
   };
 }
 

@@ -13,17 +13,18 @@
  * update it, no drift closes it, a plan that cannot be made fails and touches no issue.
  */
 import { spawn } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { BIN, buildCli, cliEnv, ROOT } from '../helpers/cli.js';
 import { apiCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { buildProgram, checkInvocation, findInvocations } from './cli-args.js';
+import { bash, recipeProject, withShim } from './shell.js';
 
 type Obj = Record<string, any>;
 const GITHUB = join(ROOT, 'examples', 'ci', 'github-drift.yml');
@@ -36,18 +37,6 @@ async function load(file: string): Promise<Obj> {
   expect(doc.errors.map(String)).toEqual([]);
   expect(doc.warnings.map(String)).toEqual([]);
   return doc.toJS() as Obj;
-}
-
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv, flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [...flags, '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
 }
 
 const githubSteps = (wf: Obj): Obj[] => wf.jobs.drift.steps as Obj[];
@@ -129,12 +118,7 @@ describe('the drift recipes, run', () => {
   beforeAll(async () => {
     await buildCli();
     emu = await startTestEmulator({ seed: 'default' });
-    project = await mkdtemp(join(tmpdir(), 'monsync-drift-'));
-    await cp(join(ROOT, 'examples', 'small'), join(project, 'monitoring'), { recursive: true });
-    await mkdir(join(project, '.bin'));
-    const npx = join(project, '.bin', 'npx');
-    await writeFile(npx, `#!/bin/sh\n[ "$1" = monsync ] || { echo "npx shim: only monsync" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    await chmod(npx, 0o755);
+    project = await recipeProject(join(ROOT, 'examples', 'small'), BIN, 'monsync-drift-');
   }, 240_000);
 
   afterAll(async () => {
@@ -143,7 +127,7 @@ describe('the drift recipes, run', () => {
   });
 
   function env(extra: Record<string, string> = {}, url = emu.url): NodeJS.ProcessEnv {
-    return { ...cliEnv(url, extra), PATH: `${join(project, '.bin')}:${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+    return withShim(project, cliEnv(url, extra));
   }
 
   /** The account as examples/small wants it (no drift), or with one monitor's timer changed behind Git's back. */

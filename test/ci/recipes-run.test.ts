@@ -3,17 +3,16 @@
  * checkout's bin/monsync.js), monsync against the emulator, and the comment / note code against
  * in-memory stand-ins of the GitHub and GitLab APIs. Posting twice must update, not duplicate.
  */
-import { spawn } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { BIN, ROOT, buildDist, cliEnv } from './build.js';
+import { bash as runBash, recipeProject, withShim } from './shell.js';
 
 const MARKER = '<!-- monsync-plan -->';
 type Obj = Record<string, any>;
@@ -25,12 +24,7 @@ beforeAll(async () => {
   await buildDist();
   emu = await startTestEmulator({ seed: 'default' });
   // A user's repository: the configuration in monitoring/, `npx monsync` runs the installed CLI.
-  project = await mkdtemp(join(tmpdir(), 'monsync-ci-'));
-  await cp(join(ROOT, 'examples', 'small'), join(project, 'monitoring'), { recursive: true });
-  await mkdir(join(project, '.bin'));
-  const npx = join(project, '.bin', 'npx');
-  await writeFile(npx, `#!/bin/sh\n[ "$1" = monsync ] || { echo "npx shim: only monsync" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  await chmod(npx, 0o755);
+  project = await recipeProject(join(ROOT, 'examples', 'small'), BIN);
 }, 240_000);
 
 afterAll(async () => {
@@ -45,20 +39,11 @@ beforeEach(async () => {
 });
 
 function env(extra: Record<string, string> = {}, url = emu.url): NodeJS.ProcessEnv {
-  const base = cliEnv(url, extra);
-  return { ...base, PATH: `${join(project, '.bin')}:${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+  return withShim(project, cliEnv(url, extra));
 }
 
 function bash(script: string, e: NodeJS.ProcessEnv, flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [...flags, '-c', script], { cwd: project, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+  return runBash(script, project, e, flags);
 }
 
 async function recipe(name: string): Promise<Obj> {
