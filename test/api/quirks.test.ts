@@ -7,32 +7,11 @@ import { MonitoringClient } from '../../src/api/client.js';
 import { normalizeAlert, normalizeDestination, normalizeGroup, normalizeMonitor, normalizeTestData } from '../../src/api/normalize.js';
 import { QuirkCounter } from '../../src/api/quirks.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
+import { alert, monitor } from '../export/live-fixture.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
-const documented = {
-  id: '10001',
-  label: 'mx-1',
-  type: 'smtp',
-  description: null,
-  ip_address: 'mx',
-  port: 25,
-  ipv6: false,
-  use_tls: 'auto',
-  use_client_cert: false,
-  test_account: 'probe@example.org',
-  attachment: null,
-  custom_subject: '',
-  custom_body: '',
-  message_format: 'text/plain',
-  timer: 5,
-  ttl: 0,
-  timeout: 30,
-  time_zone: 'UTC',
-  data_label: 'seconds',
-  meta: { region: 'eu' },
-  alerts: ['50001'],
-  groups: ['301'],
-};
+// A canonical monitor is the documented wire shape: nothing to absorb.
+const documented = monitor({ id: '10001', label: 'mx-1', meta: { region: 'eu' }, alerts: ['50001'], groups: ['301'] });
 
 function counted(f: (origin: { method: string; path: string; quirks: QuirkCounter }) => void): { quirk: string; detail: string; count: number }[] {
   const quirks = new QuirkCounter();
@@ -45,7 +24,7 @@ describe('quirk counting in normalisation', () => {
     expect(
       counted((o) => {
         normalizeMonitor(documented, 'monitor', o);
-        normalizeAlert({ id: '50001', type: 'up-down', monitor: '10001', subject_init: 'a', subject_term: 'b', down_only: false, repeat: false, timeout: 5 }, 'alert', o);
+        normalizeAlert(alert({ id: '50001', monitor: '10001', subject_init: 'a' }), 'alert', o);
         normalizeDestination({ id: '701', label: 'ops', destination: 'ops@example.com', type: 'email', subscribed: true }, 'd', o);
         normalizeGroup({ id: '301', name: 'g', monitors: [{ id: '10001', label: 'mx-1' }] }, 'group', o);
         normalizeTestData({ complete: true, duration: 3 }, 'last_test', o);
