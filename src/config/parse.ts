@@ -18,7 +18,8 @@ import {
   type Scalar,
   type YAMLError,
 } from 'yaml';
-import { diag, type Diagnostic } from './diagnostics.js';
+import { diag, type Diagnostic, type Position } from './diagnostics.js';
+import { explainIndentation, reindent, type IndentationMistake } from './indentation.js';
 import { isMergeKey, keyText, Locator } from './locate.js';
 import type { SourceFile } from './read.js';
 
@@ -102,7 +103,7 @@ function findFirstOfDuplicate(parsed: ParsedFile, offset: number): { key: string
   return result;
 }
 
-export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnostics: Diagnostic[] } {
+function parseText(source: SourceFile): ParsedFile {
   const lines = new LineCounter();
   const doc = parseDocument(source.text, {
     lineCounter: lines,
@@ -110,22 +111,70 @@ export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnost
     merge: true,
     prettyErrors: true,
   });
-  const parsed: ParsedFile = { source, doc, lines, locator: new Locator(source.display, doc, lines), templated: [] };
-  const at = (e: YAMLError) => {
-    const lp = e.linePos?.[0];
-    return lp ? { line: lp.line, column: lp.col } : parsed.locator.at(e.pos[0]);
-  };
+  return { source, doc, lines, locator: new Locator(source.display, doc, lines), templated: [] };
+}
+
+/** Where the library places an error. */
+function errorAt(parsed: ParsedFile, e: YAMLError): Position {
+  const lp = e.linePos?.[0];
+  return lp ? { line: lp.line, column: lp.col } : parsed.locator.at(e.pos[0]);
+}
+
+/**
+ * The parser's errors as diagnostics. An indentation mistake is said in the user's terms at the
+ * line that is wrong (indentation.ts); the text is then read again with that line where it was
+ * most likely meant, so the errors it set off (the cascade) go, and further mistakes still show.
+ */
+function syntaxDiagnostics(first: ParsedFile): Diagnostic[] {
+  const file = first.source.display;
+  const out: Diagnostic[] = [];
+  let parsed = first;
+  let lines = first.source.text.split('\n');
+  /** Errors at or above this line were seen in an earlier reading. */
+  let after = 0;
+  for (let round = 0; round <= MAX_SYNTAX_ERRORS; round++) {
+    const errors = [...parsed.doc.errors, ...parsed.doc.warnings]
+      .map((e) => ({ e, pos: errorAt(parsed, e) }))
+      .filter(({ pos }) => pos.line > after)
+      .sort((a, b) => a.pos.line - b.pos.line || a.pos.column - b.pos.column);
+    let mistake: IndentationMistake | undefined;
+    for (const { e, pos } of errors) {
+      mistake = explainIndentation(lines, { code: e.code, message: e.message, line: pos.line, column: pos.column });
+      if (mistake) break;
+      out.push(diag(file, pos, yamlErrorMessage(e, parsed)));
+    }
+    // Reading again cannot help a mistake above the ones already reported.
+    if (!mistake || mistake.line <= after) break;
+    out.push(diag(file, mistake, mistake.message));
+    after = mistake.line;
+    // The line where it was meant: of the levels above, the one after which the text reads furthest.
+    let best: { lines: string[]; parsed: ParsedFile; reach: number } | undefined;
+    for (const indent of mistake.meant) {
+      const moved = reindent(lines, mistake.line, indent);
+      const again = parseText({ ...first.source, text: moved.join('\n') });
+      const problems = [...again.doc.errors, ...again.doc.warnings];
+      const reach = Math.min(Infinity, ...problems.map((e) => errorAt(again, e).line).filter((l) => l > mistake!.line));
+      if (!best || reach > best.reach) best = { lines: moved, parsed: again, reach };
+      if (reach === Infinity) break;
+    }
+    if (!best) break;
+    ({ lines, parsed } = best);
+  }
+  // One mistake of another kind can still derail the parser for the rest of the file: the first few say it all.
+  if (out.length <= MAX_SYNTAX_ERRORS) return out;
+  const shown = out.slice(0, MAX_SYNTAX_ERRORS);
+  shown.push(diag(file, out[MAX_SYNTAX_ERRORS]!, `${out.length - MAX_SYNTAX_ERRORS} more YAML syntax errors not shown`));
+  return shown;
+}
+
+export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnostics: Diagnostic[] } {
+  const parsed = parseText(source);
+  const { doc } = parsed;
   const problems = [...doc.errors, ...doc.warnings];
   // The parser reports a stack overflow once per level it unwinds: once is enough.
   const overflow = problems.find((e) => /call stack/i.test(e.message));
-  if (overflow) return { diagnostics: [diag(source.display, at(overflow), TOO_DEEP)] };
-  if (problems.length > 0) {
-    // One mistake often derails the parser for the rest of the file: the first few say it all.
-    const shown = problems.slice(0, MAX_SYNTAX_ERRORS).map((e) => diag(source.display, at(e), yamlErrorMessage(e, parsed)));
-    const rest = problems.length - shown.length;
-    if (rest > 0) shown.push(diag(source.display, at(problems[MAX_SYNTAX_ERRORS]!), `${rest} more YAML syntax errors not shown`));
-    return { diagnostics: shown };
-  }
+  if (overflow) return { diagnostics: [diag(source.display, errorAt(parsed, overflow), TOO_DEEP)] };
+  if (problems.length > 0) return { diagnostics: syntaxDiagnostics(parsed) };
   const deep = firstTooDeep(doc.contents);
   if (deep) return { diagnostics: [diag(source.display, parsed.locator.nodeStart(deep), TOO_DEEP)] };
 
