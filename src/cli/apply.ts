@@ -6,7 +6,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('apply')
     .description('make the API calls that bring the account in line with the YAML, then plan again')
-    .argument('[paths...]', 'YAML files or directories (default: monsync.yaml)')
+    .argument('[paths...]', 'configuration files (YAML or JSON) or directories of them (default: monsync.yaml)')
     .option('--plan <file>', 'apply a plan saved by `monsync plan --out` (refused if the account changed since)')
     .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
     .option('--parallelism <n>', 'API calls in flight at once', '8')

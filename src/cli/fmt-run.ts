@@ -17,7 +17,7 @@ export interface FmtOptions {
 /** 0 when every file is (now) formatted; 1 after a problem, or with --check when a file would change. */
 export async function runFmt(paths: string[], opts: FmtOptions, io: CommandIo): Promise<number> {
   const { readFile } = await import('node:fs/promises');
-  const { resolveInputs, readSourceFile } = await import('../config/read.js');
+  const { isJsonFile, resolveInputs, readSourceFile } = await import('../config/read.js');
   const { formatDiagnosticLines, diag } = await import('../config/diagnostics.js');
   const { formatConfigText } = await import('../config/format/format.js');
   const { readConfigShape } = await import('../config/format/shape.js');
@@ -26,10 +26,15 @@ export async function runFmt(paths: string[], opts: FmtOptions, io: CommandIo): 
   const err = (line: string) => io.err(`${line}\n`);
 
   const shape = await readConfigShape();
-  const inputs = await resolveInputs(paths, cwd);
+  // A directory stands for its YAML files here: JSON files are written by programs, which own their layout.
+  const inputs = await resolveInputs(paths, cwd, { json: false });
   const problems = [...inputs.diagnostics];
   const changed: string[] = [];
   for (const input of inputs.files) {
+    if (isJsonFile(input.path)) {
+      problems.push(diag(input.display, { line: 1, column: 1 }, 'fmt formats YAML files only; a JSON file is left as the program that writes it wrote it'));
+      continue;
+    }
     const read = await readSourceFile(input);
     if ('diagnostic' in read) {
       problems.push(read.diagnostic);

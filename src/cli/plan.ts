@@ -6,7 +6,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('plan')
     .description('show the API calls that would bring the account in line with the YAML (changes nothing)')
-    .argument('[paths...]', 'YAML files or directories (default: monsync.yaml)')
+    .argument('[paths...]', 'configuration files (YAML or JSON) or directories of them (default: monsync.yaml)')
     .option('--json', 'print the plan as JSON (same as --format json)')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--out <file>', 'also save the plan for `monsync apply --plan FILE`')

@@ -6,7 +6,7 @@ export function register(program: Command): void {
   program
     .command('validate')
     .description('check configuration files offline (schema, names, references between files); needs no credentials')
-    .argument('[paths...]', 'configuration files or directories of *.yaml / *.yml files (default: monsync.yaml)')
+    .argument('[paths...]', 'configuration files or directories of *.yaml / *.yml / *.json files (default: monsync.yaml)')
     .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
     .action(async (paths: string[], opts: ValidateOptions, self: Command) => {
       const [{ runValidate }, { processIo }] = await Promise.all([import('./validate-run.js'), import('./output.js')]);

@@ -6,9 +6,12 @@
 import type { DesiredState } from '../model/desired.js';
 import { buildState } from './build.js';
 import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
+import { schemaAccepts } from './fast/accept.js';
 import { loadFast } from './fast/index.js';
 import type { Env } from './interpolate.js';
-import { readSourceFile, resolveInputs, type SourceFile } from './read.js';
+import { scanJson } from './json.js';
+import type { RawFile } from './raw.js';
+import { isJsonFile, readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
 import { checkSemantics } from './semantic.js';
 
@@ -39,11 +42,31 @@ export type LoadResult =
 
 let fullModule: Promise<typeof import('./load-full.js')> | undefined;
 
+/**
+ * A plan saved by `plan --out` (src/apply/saved-plan.ts: `format_version`, no `version`) lands in a
+ * configuration directory easily, and would otherwise be explained key by key as a bad configuration.
+ */
+function isSavedPlan(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'format_version' in data && !('version' in data);
+}
+const SAVED_PLAN = 'this is a plan saved by `monsync plan --out`, not a configuration file; keep saved plans out of the directories given as configuration';
+
 /** Stages 2-4 for one file: the file's data when it passed them all. */
 async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[] }> {
-  // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
-  const fast = fullOnly ? undefined : loadFast(source);
-  if (fast) return { valid: fast, diagnostics: [] };
+  if (isJsonFile(source.path)) {
+    // Strict JSON or its syntax error; the full path reads the text as YAML 1.2 flow, which JSON is.
+    const json = scanJson(source.text, source.display);
+    if ('diagnostic' in json) return { diagnostics: [json.diagnostic] };
+    if (isSavedPlan(json.data)) return { diagnostics: [diag(source.display, { line: 1, column: 1 }, SAVED_PLAN)] };
+    if (json.positions && !fullOnly && schemaAccepts(json.data)) {
+      return { valid: { locator: json.positions, data: json.data as RawFile }, diagnostics: [] };
+    }
+    source = { ...source, text: json.text };
+  } else {
+    // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
+    const fast = fullOnly ? undefined : loadFast(source);
+    if (fast) return { valid: fast, diagnostics: [] };
+  }
   fullModule ??= import('./load-full.js');
   return (await fullModule).loadFileFully(source, env);
 }

@@ -37,15 +37,28 @@ function errnoMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A JSON configuration file (read by json.ts, strictly as JSON); any other file is read as YAML. */
+export function isJsonFile(file: string): boolean {
+  return /\.json$/i.test(file);
+}
+
+export interface ResolveOptions {
+  /** Whether a directory stands for its `*.json` files too (default true; `fmt` formats YAML only). */
+  json?: boolean;
+}
+
 /**
- * Turns the command-line paths into files: a directory stands for its `*.yaml` / `*.yml` files
- * (sorted, not recursive). With no paths, `monsync.yaml` in the working directory. A file named
- * twice (directly and through its directory) is read once.
+ * Turns the command-line paths into files: a directory stands for its `*.yaml`, `*.yml` and
+ * `*.json` files (sorted, not recursive). With no paths, `monsync.yaml` in the working directory.
+ * A file named twice (directly and through its directory) is read once.
  */
 export async function resolveInputs(
   paths: readonly string[],
   cwd: string,
+  opts: ResolveOptions = {},
 ): Promise<{ files: InputFile[]; diagnostics: Diagnostic[] }> {
+  const json = opts.json ?? true;
+  const listed = json ? /\.(ya?ml|json)$/i : /\.ya?ml$/i;
   const files: InputFile[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
@@ -94,11 +107,11 @@ export async function resolveInputs(
       continue;
     }
     const names = entries
-      .filter((e) => /\.ya?ml$/i.test(e.name) && (e.isFile() || e.isSymbolicLink()))
+      .filter((e) => listed.test(e.name) && (e.isFile() || e.isSymbolicLink()))
       .map((e) => e.name)
       .sort();
     if (names.length === 0) {
-      diagnostics.push(diag(display, START, 'directory contains no .yaml or .yml files'));
+      diagnostics.push(diag(display, START, json ? 'directory contains no .yaml, .yml or .json files' : 'directory contains no .yaml or .yml files'));
       continue;
     }
     for (const name of names) add(path.join(abs, name));

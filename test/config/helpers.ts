@@ -28,7 +28,7 @@ export async function loadFiles(
 ): Promise<LoadResult & { dir: string }> {
   const dir = await writeTree(files);
   const paths = opts.paths ?? Object.keys(files).sort();
-  const result = await loadConfig(paths, { env: opts.env ?? {}, cwd: dir });
+  const result = await loadConfig(paths, { env: opts.env ?? {}, cwd: dir, fullPath: opts.fullPath });
   return { ...result, dir };
 }
 

@@ -209,7 +209,7 @@ describe('inputs', () => {
 
   it.each([
     ['a missing file', {}, ['nope.yaml'], 'nope.yaml', 'cannot read: no such file or directory'],
-    ['a directory without YAML', { 'empty/readme.md': '# hi' }, ['empty'], 'empty', 'directory contains no .yaml or .yml files'],
+    ['a directory without configuration files', { 'empty/readme.md': '# hi' }, ['empty'], 'empty', 'directory contains no .yaml, .yml or .json files'],
   ])('reports %s', async (_name, files, paths, file, message) => {
     const result = await loadFiles(files, { paths });
     expect(diagnosticsOf(result).map(brief)).toEqual([{ file, line: 1, column: 1, message }]);

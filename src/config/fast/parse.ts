@@ -87,7 +87,7 @@ const NO_KEYS: Record<string, unknown> = Object.freeze({});
 const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
 
-function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+export function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
   if (needed <= array.length) return array;
   const bigger = new Int32Array(Math.max(needed, array.length * 2));
   bigger.set(array);

@@ -31,11 +31,11 @@ export const N_COUNT = 3;
 export class FastPositions implements Positions {
   constructor(
     readonly file: string,
-    private readonly text: string,
+    protected readonly text: string,
     /** Offsets at which lines start, as yaml's LineCounter records them. */
     private readonly lineStarts: Int32Array,
-    private readonly nodes: Int32Array,
-    private readonly slots: Int32Array,
+    protected readonly nodes: Int32Array,
+    protected readonly slots: Int32Array,
   ) {}
 
   /*
@@ -73,7 +73,7 @@ export class FastPositions implements Positions {
 
   /** The node at `path`, or the bitwise-not of the deepest one reached (as Locator.find's `nearest`). */
   private find(path: readonly PathSegment[]): number {
-    const { nodes, slots, text, lastPath, lastNodes } = this;
+    const { nodes, slots, lastPath, lastNodes } = this;
     let p = 0;
     const common = Math.min(path.length, this.lastDepth);
     while (p < common && path[p] === lastPath[p]) p++;
@@ -85,19 +85,7 @@ export class FastPositions implements Positions {
       const first = nodes[at + N_FIRST]!;
       let next = -1;
       if (count < 0) {
-        // A mapping: its keys are in the text at each child's key offset, followed by the first
-        // ':' there; a name without ':' followed by ':' in the text is that key.
-        const name = String(seg);
-        if (name.length > 0 && !name.includes(':')) {
-          for (let i = 0; i < ~count; i++) {
-            const child = slots[first + i]!;
-            const keyAt = nodes[child * NODE_SIZE + N_KEY]!;
-            if (text.charCodeAt(keyAt + name.length) === COLON && sameText(name, text, keyAt)) {
-              next = child;
-              break;
-            }
-          }
-        }
+        next = this.childByKey(String(seg), first, ~count);
       } else if (count > 0) {
         const isIndex = typeof seg === 'number' && Number.isSafeInteger(seg) ? seg >= 0 : /^\d+$/.test(String(seg));
         if (isIndex && Number(seg) < count) next = slots[first + Number(seg)]!;
@@ -112,6 +100,22 @@ export class FastPositions implements Positions {
     }
     this.lastDepth = path.length;
     return node;
+  }
+
+  /**
+   * The child of a mapping (its `count` children listed in `slots` from `first`) whose key is
+   * `name`, or -1. YAML's: the keys are in the text at each child's key offset, followed by the
+   * first ':' there; a name without ':' followed by ':' in the text is that key.
+   */
+  protected childByKey(name: string, first: number, count: number): number {
+    const { nodes, slots, text } = this;
+    if (name.length === 0 || name.includes(':')) return -1;
+    for (let i = 0; i < count; i++) {
+      const child = slots[first + i]!;
+      const keyAt = nodes[child * NODE_SIZE + N_KEY]!;
+      if (text.charCodeAt(keyAt + name.length) === COLON && sameText(name, text, keyAt)) return child;
+    }
+    return -1;
   }
 
   value(path: readonly PathSegment[]): Position {
