@@ -4,15 +4,13 @@
  * an emulator on 127.0.0.1. The replica is cloned, applied to and planned again; the account is only
  * read; a refused read fails the step at once with the service's words.
  */
-import { spawn } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { BIN, ROOT, buildDist, cliEnv } from './build.js';
+import { bash, recipeProject, withShim } from './shell.js';
 
 type Obj = Record<string, any>;
 
@@ -22,12 +20,7 @@ let project: string;
 beforeAll(async () => {
   await buildDist();
   account = await startTestEmulator({ seed: 'default' });
-  project = await mkdtemp(join(tmpdir(), 'monsync-rehearse-'));
-  await cp(join(ROOT, 'examples', 'realistic'), join(project, 'monitoring'), { recursive: true });
-  await mkdir(join(project, '.bin'));
-  const npx = join(project, '.bin', 'npx');
-  await writeFile(npx, `#!/bin/sh\n[ "$1" = monsync ] || { echo "npx shim: only monsync" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  await chmod(npx, 0o755);
+  project = await recipeProject(join(ROOT, 'examples', 'realistic'), BIN, 'monsync-rehearse-');
 }, 240_000);
 
 afterAll(async () => {
@@ -39,17 +32,8 @@ async function recipe(name: string): Promise<Obj> {
   return parse(await readFile(join(ROOT, 'examples', 'ci', name), 'utf8')) as Obj;
 }
 
-function bash(script: string, extra: Record<string, string>, flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...cliEnv(account.url, extra), PATH: `${join(project, '.bin')}:${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [...flags, '-c', script], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+function run(script: string, extra: Record<string, string>, flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return bash(script, project, withShim(project, cliEnv(account.url, extra)), flags);
 }
 
 const scripts = {
@@ -66,7 +50,7 @@ describe.each(['GitHub', 'GitLab'] as const)('%s rehearsal', (name) => {
     await account.control.reset('default');
     await account.control.clearRequests();
     const { script, flags } = await scripts[name]();
-    const r = await bash(script, {}, flags);
+    const r = await run(script, {}, flags);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/copied http:\/\/127\.0\.0\.1:\d+: 4 monitors/);
     expect(r.stdout).toMatch(/Apply complete/);
@@ -78,7 +62,7 @@ describe.each(['GitHub', 'GitLab'] as const)('%s rehearsal', (name) => {
   it('fails at once, with the service\'s words, when the account refuses the read', async () => {
     const { script, flags } = await scripts[name]();
     const started = Date.now();
-    const r = await bash(script, { MONSYNC_PASSWORD: 'wrong-password-4' }, flags);
+    const r = await run(script, { MONSYNC_PASSWORD: 'wrong-password-4' }, flags);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/Error: not authorised \(HTTP 401\)/);
     expect(r.stderr).not.toContain('wrong-password-4');
