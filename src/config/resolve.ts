@@ -1,6 +1,6 @@
 /**
  * Stage 5a: one view over all files. Picks the single `settings` and `defaults` (reporting
- * conflicting definitions), merges defaults under every monitor and alert, and remembers where
+ * any second definition), merges defaults under every monitor and alert, and remembers where
  * each value was written so later checks can point at it, even when it came from a default.
  * The merged monitors and alerts are built as the state will hold them, once: the checks read
  * them, and build.ts puts them together when nothing was wrong.
@@ -241,33 +241,49 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-/** The one file defining `key` (identical repeats are allowed); conflicting ones are reported. */
-function pickSingle(files: ValidFile[], key: 'settings' | 'defaults', diagnostics: Diagnostic[]): ValidFile | undefined {
+/**
+ * The one file defining `key`; every other file defining it is reported, a copy with the same
+ * values too (README: "may appear in at most one file"): copies drift apart as soon as one is
+ * edited. Returns the first file and the others whose values differ from it.
+ */
+function pickSingle(files: ValidFile[], key: 'settings' | 'defaults', diagnostics: Diagnostic[]): { file?: ValidFile; differing: ValidFile[] } {
   let first: ValidFile | undefined;
+  const differing: ValidFile[] = [];
   for (const f of files) {
     if (f.data[key] === undefined) continue;
     if (!first) {
       first = f;
       continue;
     }
-    if (deepEqual(first.data[key], f.data[key])) continue;
+    const same = deepEqual(first.data[key], f.data[key]);
+    if (!same) differing.push(f);
     const here = keyPos({ locator: f.locator, path: [key] });
-    const there = keyPos({ locator: first.locator, path: [key] });
+    const there = describeRef(keyPos({ locator: first.locator, path: [key] }), here.file);
     diagnostics.push(
       diag(
         here.file,
         here,
-        `${key} is also defined at ${describeRef(there, here.file)} with different values; define ${key} in one file only`,
+        same
+          ? `${key} is also defined at ${there} (the same values); define ${key} in one file only: remove this copy`
+          : `${key} is also defined at ${there} with different values; define ${key} in one file only`,
       ),
     );
   }
-  return first;
+  return { file: first, differing };
+}
+
+/** A file's `defaults.monitor` and `defaults.alert` with where they were written. */
+function defaultsOf(file: ValidFile | undefined): { monitor: ItemDefaults<RawMonitorFields>; alert: ItemDefaults<RawAlertFields> } {
+  return {
+    monitor: { values: file?.data.defaults?.monitor, ref: file && { locator: file.locator, path: ['defaults', 'monitor'] } },
+    alert: { values: file?.data.defaults?.alert, ref: file && { locator: file.locator, path: ['defaults', 'alert'] } },
+  };
 }
 
 export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const settingsFile = pickSingle(files, 'settings', diagnostics);
-  const defaultsFile = pickSingle(files, 'defaults', diagnostics);
+  const settingsFile = pickSingle(files, 'settings', diagnostics).file;
+  const picked = pickSingle(files, 'defaults', diagnostics);
   const rawSettings = settingsFile?.data.settings ?? {};
   const settings: Resolved['settings'] = {
     owner: rawSettings.owner ?? DEFAULT_OWNER,
@@ -275,20 +291,16 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
     prune: rawSettings.prune ?? false,
   };
   if (rawSettings.checks !== undefined) settings.checks = { ...rawSettings.checks };
-  const monitorDefaults: ItemDefaults<RawMonitorFields> = {
-    values: defaultsFile?.data.defaults?.monitor,
-    ref: defaultsFile && { locator: defaultsFile.locator, path: ['defaults', 'monitor'] },
-  };
-  const alertDefaults: ItemDefaults<RawAlertFields> = {
-    values: defaultsFile?.data.defaults?.alert,
-    ref: defaultsFile && { locator: defaultsFile.locator, path: ['defaults', 'alert'] },
-  };
+  const shared = defaultsOf(picked.file);
 
   const monitors: ResolvedMonitor[] = [];
   const alerts: ResolvedAlert[] = [];
   const groups: ResolvedGroup[] = [];
   for (const file of files) {
     const { locator, data } = file;
+    // A file whose defaults conflict (an error already) has its items checked under its own
+    // defaults: what is wrong with them shows now, not only once the conflict is resolved.
+    const { monitor: monitorDefaults, alert: alertDefaults } = picked.differing.includes(file) ? defaultsOf(file) : shared;
     const fileMonitors = data.monitors ?? [];
     for (let i = 0; i < fileMonitors.length; i++) {
       monitors.push(new ResolvedMonitor(fileMonitors[i]!, locator, i, monitorDefaults, alertDefaults));

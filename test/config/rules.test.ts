@@ -169,10 +169,7 @@ describe('rules across files', () => {
     expect(diagnosticsOf(result).map(brief)).toEqual(expected);
   });
 
-  it('accepts settings repeated identically in two files', async () => {
-    const state = stateOf(await loadFiles({ 'a.yaml': SETTINGS_A, 'b.yaml': `${SETTINGS_A}# same\n` }));
-    expect(state.settings).toEqual({ owner: 'mail-team', ignore: [], prune: false });
-  });
+  // A copy of settings or defaults in a second file is refused: settings-defaults-files.test.ts.
 });
 
 describe('inputs', () => {
