@@ -4,8 +4,10 @@
  * machine, a service clock 10 minutes off) and a configuration checked against the account. Each
  * gives its line and its exit code, and no output ever shows a secret.
  */
+import { execFileSync } from 'node:child_process';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -152,6 +154,25 @@ describe('monsync doctor', () => {
     expect(line(lines, 'URL')).toBe('problem URL MONSYNC_URL uses plain http:// to monitoring.example.com');
   });
 
+  it('says the TLS certificate was not accepted when the service presents a self-signed one: exit 1', async (ctx) => {
+    const cert = await selfSignedCertificate();
+    if (cert === null) return ctx.skip('openssl is not available to make a certificate');
+    const server = createHttpsServer(cert, (_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const { code, lines } = await doctor(env({}, `https://127.0.0.1:${port}`));
+      expect(code).toBe(1);
+      expect(line(lines, 'URL')).toBe(`ok URL https://127.0.0.1:${port} (https)`);
+      expect(line(lines, 'TLS')).toBe('problem TLS TLS certificate not accepted: DEPTH_ZERO_SELF_SIGNED_CERT');
+      expect(lines.join('\n')).toMatch(/-> the certificate is expired, self-signed or for another name; .*NODE_EXTRA_CA_CERTS/);
+      expect(line(lines, 'API v1')).toBe('skipped API v1 the service was not reached');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('warns that the service clock is 10 minutes ahead, and still exits 0: monsync reads times on the service clock', async () => {
     await emu.control.advance(600);
     const { code, lines } = await doctor(env());
@@ -225,6 +246,18 @@ describe('monsync doctor', () => {
     expect(j.account.monitors_by_type).toEqual({ 'dns-query': 1, http: 1, ping: 1, smtp: 1 });
   });
 });
+
+/** A fresh self-signed certificate for 127.0.0.1 (nothing committed), or null without openssl. */
+async function selfSignedCertificate(): Promise<{ key: string; cert: string } | null> {
+  const key = join(dir, 'tls-key.pem');
+  const cert = join(dir, 'tls-cert.pem');
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
+}
 
 /** A port on 127.0.0.1 nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
