@@ -16,6 +16,7 @@
  */
 import { openSync, writeSync } from 'node:fs';
 import { redact } from '../util/redact.js';
+import { escapeControl } from '../util/safe-text.js';
 
 export type LogLevel = 'off' | 'debug' | 'trace';
 export const LOG_LEVELS: readonly LogLevel[] = ['off', 'debug', 'trace'];
@@ -90,9 +91,12 @@ export function showBody(text: string): string {
   return `${masked.slice(0, MAX_BODY_CHARS)}... (cut; ${text.length} characters in all)`;
 }
 
-/** Escapes line breaks and control characters, so one exchange's line stays one line. */
+/**
+ * Escapes line breaks and control characters, so one exchange's line stays one line (and, as all
+ * output, cannot act on the terminal it is read on: util/safe-text.ts).
+ */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return escapeControl(text.replace(/\r/g, '\\r')).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
 }
 
 const SHOWN_HEADERS_MASKED = new Set(['set-cookie', 'authorization', 'proxy-authorization', 'cookie']);

@@ -4,6 +4,7 @@
  */
 import type { Plan } from '../plan/types.js';
 import { changeTitle } from './describe.js';
+import { plural } from '../util/plural.js';
 
 export interface DeleteLimits {
   /** Most resources a plan may delete without force; default max(10, 30% of managed). */
@@ -38,7 +39,7 @@ export function checkDeletes(plan: Plan, managedCount: number, limits: DeleteLim
     const n = c.note?.cascade_alerts ?? 0;
     const lost = c.note?.other_type_alerts ?? [];
     const which = lost.length > 0 ? ` (${lost.map((a) => `${a.type} ${JSON.stringify(a.subject_init)}`).join(', ')})` : '';
-    const cascade = n > 0 ? ` and its ${n} alert${n === 1 ? '' : 's'}${which}` : '';
+    const cascade = n > 0 ? ` and its ${plural(n, 'alert')}${which}` : '';
     return `${changeTitle(c)}${id}${cascade}`;
   };
   // Alerts of other types go with their monitor and can never be made again: no threshold allows that.
@@ -49,7 +50,7 @@ export function checkDeletes(plan: Plan, managedCount: number, limits: DeleteLim
     return {
       ok: false,
       message:
-        `refusing to apply a plan whose monitor deletes take ${lost} alert${lost === 1 ? '' : 's'} of another type with them, which the API cannot create again. ` +
+        `refusing to apply a plan whose monitor deletes take ${plural(lost, 'alert')} of another type with them, which the API cannot create again. ` +
         'If that is intended, run again with --force; otherwise keep the monitor in the configuration.',
       deletes: losing.map(describeDelete),
     };

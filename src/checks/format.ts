@@ -1,5 +1,6 @@
 /** Findings as people read them: the `file:line:column: severity name: message` line, and counts. */
 import type { Finding } from './types.js';
+import { plural } from '../util/plural.js';
 
 /** `examples/x.yaml:12:5: warning alert/missing: monitor "mx-eu-2" has no alert; nobody is told when it fails` */
 export function formatFinding(f: Finding): string {
@@ -11,7 +12,7 @@ export function countFindings(findings: readonly Finding[]): string {
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warnings = findings.length - errors;
   const parts: string[] = [];
-  if (errors) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
-  if (warnings) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+  if (errors) parts.push(plural(errors, 'error'));
+  if (warnings) parts.push(plural(warnings, 'warning'));
   return parts.length ? parts.join(', ') : 'no findings';
 }

@@ -1,5 +1,6 @@
 /** Walks over the declared items the checks look at, and the words their messages share. */
 import type { DesiredAlert, DesiredMonitor, DesiredState } from '../model/desired.js';
+import { plural } from '../util/plural.js';
 
 export const q = (s: string): string => JSON.stringify(s);
 
@@ -15,5 +16,5 @@ export function alertName(alert: DesiredAlert): string {
 }
 
 export function minutes(n: number): string {
-  return `${n} minute${n === 1 ? '' : 's'}`;
+  return plural(n, 'minute');
 }

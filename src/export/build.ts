@@ -8,6 +8,7 @@ import { ALERT_BODY_FIELDS, REQUIRED_MONITOR_FIELDS, type MonitorSpecField } fro
 import type { Alert, LiveState, Monitor } from '../model/live.js';
 import { ALLOWED_TIMERS, ALLOWED_TTLS, DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
 import { globMatch } from '../util/glob.js';
+import { plural } from '../util/plural.js';
 
 /** A refusal to export: the output could not be planned (e.g. two monitors share a label). */
 export class ExportError extends Error {
@@ -310,7 +311,7 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
   if (problems.length > 0) {
     const unique = [...new Set(problems)].sort(cmp);
     throw new ExportError(
-      `cannot export: ${unique.length} conflict${unique.length === 1 ? '' : 's'} a plan could not resolve; rename or delete all but one of each in the service (or narrow with --match)`,
+      `cannot export: ${plural(unique.length, 'conflict')} a plan could not resolve; rename or delete all but one of each in the service (or narrow with --match)`,
       unique,
     );
   }

@@ -15,6 +15,7 @@ import {
   type ExportedMonitor,
   type Fields,
 } from './build.js';
+import { plural } from '../util/plural.js';
 
 export interface ExportFile {
   name: string;
@@ -84,9 +85,8 @@ export function renderSplit(model: ExportModel, schemaPath: string): ExportFile[
 
 function headerSingle(model: ExportModel): string[] {
   const alerts = model.alerts.length + model.monitors.reduce((n, m) => n + m.alerts.length, 0);
-  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return [
-    ` Exported by \`monsync export\`: ${count(model.monitors.length, 'SMTP monitor')}, ${count(alerts, 'alert')}, ${count(model.groups.length, 'group')}.`,
+    ` Exported by \`monsync export\`: ${plural(model.monitors.length, 'SMTP monitor')}, ${plural(alerts, 'alert')}, ${plural(model.groups.length, 'group')}.`,
   ];
 }
 

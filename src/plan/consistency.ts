@@ -19,6 +19,7 @@
  */
 import { UserError } from '../util/errors.js';
 import type { Alert, Destination, Group, Monitor } from '../model/live.js';
+import { plural } from '../util/plural.js';
 
 export type ListName = 'monitor' | 'alert' | 'group' | 'destination';
 
@@ -84,7 +85,7 @@ const NAMING: Record<Contradiction['naming'], string> = {
 /** "the alert list names 30 monitors the monitor list does not contain (e.g. id 10034)" */
 export function describeContradiction(c: Contradiction): string {
   const n = c.ids.length;
-  return `${NAMING[c.naming]} ${n} ${c.missingFrom}${n === 1 ? '' : 's'} the ${c.missingFrom} list does not contain (e.g. id ${c.ids[0]})`;
+  return `${NAMING[c.naming]} ${plural(n, c.missingFrom)} the ${c.missingFrom} list does not contain (e.g. id ${c.ids[0]})`;
 }
 
 /** "an incomplete monitor list", "incomplete monitor and alert lists": the lists that lack what others name. */

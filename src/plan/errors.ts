@@ -1,4 +1,5 @@
 import { UserError } from '../util/errors.js';
+import { plural } from '../util/plural.js';
 
 /**
  * The configuration cannot be planned against this account as it stands: the user must change the
@@ -9,7 +10,7 @@ export class PlanError extends UserError {
   readonly problems: string[];
   constructor(problems: string[]) {
     const n = problems.length;
-    super(`cannot plan: ${n} problem${n === 1 ? '' : 's'} to fix first`, {
+    super(`cannot plan: ${plural(n, 'problem')} to fix first`, {
       exitCode: 1,
       details: problems.map((p) => `  - ${p}`),
     });

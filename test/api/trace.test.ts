@@ -177,6 +177,12 @@ describe('trace formatting', () => {
     expect(text).toContain('\\u001b');
   });
 
+  it('escapes what acts on a terminal beyond C0 controls too: bidi overrides, C1 controls, zero-width characters', () => {
+    const text = formatExchange({ ...base, responseBody: '{"label":"evil\u202e\u009b\u200bx\r"}' }, 'trace', new Date(0));
+    expect(text).not.toMatch(/[\u202e\u009b\u200b\r]/);
+    expect(text).toContain('evil\\u202e\\u009b\\u200bx\\r');
+  });
+
   it('MONSYNC_LOG accepts debug, trace and off; MONSYNC_LOG_FILE alone means debug; problems name the variable', async () => {
     expect(httpLogFromEnv({})).toBeUndefined();
     expect(httpLogFromEnv({ MONSYNC_LOG: 'off' })).toBeUndefined();
