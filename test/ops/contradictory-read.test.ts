@@ -31,7 +31,7 @@ beforeEach(async () => {
   await emu.control.clearRequests();
 });
 
-/** An OpsIo pointed at a fresh proxy telling `lies`. */
+/** A captured CommandIo pointed at a fresh proxy telling `lies`. */
 async function lyingIo(lies: Lie[]) {
   proxy = await startLyingProxy(emu.url, lies);
   return captureIo(v1Env(proxy.url));
