@@ -241,7 +241,7 @@ function expectedState(
       };
     }),
     alerts: alerts.map((a) => alert(a, a.monitor as string)),
-    groups: groups.map((g) => ({ name: g.name, previous_names: g.previous_names ?? [], monitors: g.monitors ?? [] })),
+    groups: groups.map((g) => ({ name: g.name, previous_names: g.previous_names ?? [], monitors: g.monitors ?? null })),
   };
 }
 
