@@ -50,11 +50,28 @@ export function tooLarge(cap: number): AttemptFailure {
   return new AttemptFailure({ kind: 'too-large' }, 'malformed', `answer larger than ${megabytes(cap)}, the most monsync reads`);
 }
 
+/** What the codes of a connection that never opened mean, for a person. */
+const NOT_SENT_TEXT: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
 /**
- * Maps what undici threw to the retry rule's failure classes. Only error codes reach messages.
- * `fired`: this client's own timer ended the attempt; `atDeadline`: that timer was the call's deadline.
+ * Maps what undici threw to the retry rule's failure classes. Only error codes (and the host and
+ * port tried, `target`) reach messages. `fired`: this client's own timer ended the attempt;
+ * `atDeadline`: that timer was the call's deadline.
  */
-export function classifyTransportError(err: unknown, fired: boolean, atDeadline: boolean, timeoutMs: number, cap: number): AttemptFailure {
+export function classifyTransportError(
+  err: unknown,
+  fired: boolean,
+  atDeadline: boolean,
+  timeoutMs: number,
+  cap: number,
+  target?: string,
+): AttemptFailure {
   const timeoutText = `no answer within the timeout of ${timeoutMs} ms`;
   if (fired) return new AttemptFailure({ kind: 'timeout' }, 'timeout', atDeadline ? 'no answer' : timeoutText, atDeadline);
   const codes = errorCodes(err);
@@ -64,7 +81,12 @@ export function classifyTransportError(err: unknown, fired: boolean, atDeadline:
     return new AttemptFailure({ kind: 'not-sent' }, 'timeout', 'connect timed out (UND_ERR_CONNECT_TIMEOUT)');
   }
   if (code !== undefined && NOT_SENT_CODES.has(code)) {
-    return new AttemptFailure({ kind: 'not-sent' }, 'network', `could not connect (${code})`);
+    const meaning = NOT_SENT_TEXT[code];
+    return new AttemptFailure(
+      { kind: 'not-sent' },
+      'network',
+      `could not connect${target ? ` to ${target}` : ''}${meaning ? `: ${meaning}` : ''} (${code})`,
+    );
   }
   if (code !== undefined && TIMEOUT_CODES.has(code)) {
     return new AttemptFailure({ kind: 'timeout' }, 'timeout', timeoutText);

@@ -158,6 +158,8 @@ export class Transport {
   readonly quirks = new QuirkCounter();
 
   private readonly prefix: string;
+  /** host:port connected to, for messages (the port spelled out even when it is the scheme's). */
+  private readonly target: string;
   private readonly pool: Pool;
   private readonly semaphore: Semaphore;
   private readonly gate: RateGate;
@@ -180,6 +182,8 @@ export class Transport {
     private readonly credentials: Credentials,
   ) {
     this.prefix = opts.prefix;
+    const url = new URL(opts.origin);
+    this.target = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
     this.timeoutMs = positive('timeoutMs', opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     // A deadline shorter than one attempt's timeout would make a longer --timeout meaningless.
     this.deadlineMs = positive('deadlineMs', opts.deadlineMs ?? Math.max(DEFAULT_DEADLINE_MS, this.timeoutMs));
@@ -487,7 +491,7 @@ export class Transport {
         result = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
       }
     } catch (err) {
-      result = classifyTransportError(err, fired, timeoutMs < this.timeoutMs, this.timeoutMs, this.maxResponseBytes);
+      result = classifyTransportError(err, fired, timeoutMs < this.timeoutMs, this.timeoutMs, this.maxResponseBytes, this.target);
     } finally {
       clearTimeout(timer);
       release();
@@ -571,11 +575,13 @@ export class Transport {
     const decision = retryDecision(spec.method, spec.path, failure, run.retriesUsed + 1, this.maxRetries);
     const isAuth = r.status === 401 || r.status === 403 || (spec.auth === 'token' && r.status >= 400 && r.status < 500);
     const what = isAuth ? (spec.auth === 'token' ? `token request refused (HTTP ${r.status})` : `not authorised (HTTP ${r.status})`) : `HTTP ${r.status}`;
+    // Refused credentials: the variables they came from (src/api/config.ts reads them).
+    const check = isAuth ? `; check ${spec.auth === 'v1' ? 'MONSYNC_USERNAME and MONSYNC_PASSWORD' : 'MONSYNC_CLIENT_ID and MONSYNC_CLIENT_SECRET'}` : '';
     const error = new ApiError({
       kind: isAuth ? 'auth' : 'http',
       method: spec.method,
       path: display,
-      message: serviceError ? `${what}: ${serviceError}` : what,
+      message: `${serviceError ? `${what}: ${serviceError}` : what}${check}`,
       status: r.status,
       serviceError,
       maybeApplied: decision.maybeApplied,

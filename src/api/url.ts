@@ -26,7 +26,7 @@ function configError(message: string): ApiError {
 }
 
 /**
- * Validates a base URL. Messages never echo the URL: it may carry credentials. `name` is how the
+ * Validates a base URL. Messages never echo a URL that may carry credentials. `name` is how the
  * user gave it (an env var or option) so the message can say what to fix.
  */
 export function parseBaseUrl(raw: string, name = 'the service URL'): ParsedBaseUrl {
@@ -53,5 +53,12 @@ export function parseBaseUrl(raw: string, name = 'the service URL'): ParsedBaseU
     throw configError(`${name} must not have a query or fragment`);
   }
   const prefix = url.pathname.replace(/\/+$/, '');
+  // The client adds /v1/... and /v2/... itself: a URL ending in the version would double it.
+  const version = /\/(v[12])$/i.exec(prefix);
+  if (version) {
+    // Safe to show: a URL with credentials, a query or a fragment was refused above.
+    const base = url.origin + prefix.slice(0, -version[0].length);
+    throw configError(`${name} ends in /${version[1]}: give the base URL only (${base}); monsync adds /v1/ and /v2/ itself`);
+  }
   return { origin: url.origin, prefix, baseUrl: url.origin + prefix };
 }

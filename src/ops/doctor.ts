@@ -293,7 +293,8 @@ async function checkService(
       add({
         id: 'reachable',
         status: 'problem',
-        message: `no answer from ${new URL(url).host}: ${reason(err)}`,
+        // The client's reason names the host and port it tried when it could not connect.
+        message: / to \S+:\d+:/.test(reason(err)) ? reason(err) : `no answer from ${new URL(url).host}: ${reason(err)}`,
         hint: 'check the URL and that the service (or `monsync emulator`) is running; a proxy or firewall may be in the way',
       });
     }

@@ -123,7 +123,7 @@ describe('monsync doctor', () => {
     const url = `http://127.0.0.1:${port}`;
     const { code, lines } = await doctor(env({}, url));
     expect(code).toBe(1);
-    expect(line(lines, 'reachable')).toBe(`problem reachable no answer from 127.0.0.1:${port}: could not connect (ECONNREFUSED) (5 attempts)`);
+    expect(line(lines, 'reachable')).toBe(`problem reachable could not connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED) (5 attempts)`);
     for (const label of ['API v1', 'API v2', 'clock', 'account']) expect(line(lines, label)).toBe(`skipped ${label} the service was not reached`);
   });
 
