@@ -133,7 +133,9 @@ function errorToDiagnostic(e: ErrorObject, locator: Locator): Diagnostic | undef
       const suggestion = closest(key, props);
       if (suggestion) return diag(file, where, `unknown key ${JSON.stringify(key)} in ${context}; did you mean ${JSON.stringify(suggestion)}?`);
       const extension = path.length === 0 ? ' (or an "x-" key for YAML anchors)' : '';
-      return diag(file, where, `unknown key ${JSON.stringify(key)} in ${context}; allowed keys: ${props.join(', ')}${extension}`);
+      // `$schema` is for editors (a JSON file's way to name its schema), not a key people look for.
+      const allowed = props.filter((p) => p !== '$schema');
+      return diag(file, where, `unknown key ${JSON.stringify(key)} in ${context}; allowed keys: ${allowed.join(', ')}${extension}`);
     }
     case 'required': {
       const key = String(params.missingProperty);

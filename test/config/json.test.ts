@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -112,6 +113,25 @@ describe('JSON configuration files', () => {
     const empty = await loadFiles({ 'x.txt': '' }, { paths: ['.'] });
     expect(diagnosticsOf(empty).map(brief)).toEqual([
       { file: '.', line: 1, column: 1, message: 'directory contains no .yaml, .yml or .json files' },
+    ]);
+  });
+
+  it('"$schema" at the top level is for editors: the schema they validate with allows it, and the loader ignores it', async () => {
+    const schema = JSON.parse(readFileSync(path.join(root, 'schemas', 'monsync.schema.json'), 'utf8')) as Record<string, unknown>;
+    const editor = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+    const body = { version: 1, settings: { owner: 'gen' }, groups: [{ name: 'g' }] };
+    const withSchema = { $schema: '../schemas/monsync.schema.json', ...body };
+    expect(editor(withSchema), JSON.stringify(editor.errors)).toBe(true);
+    // A YAML file may carry it too (the language server takes the modeline instead).
+    for (const files of [{ 'a.json': JSON.stringify(withSchema, null, 2) }, { 'a.yaml': '$schema: x\nversion: 1\nsettings: { owner: gen }\ngroups: [{ name: g }]\n' }]) {
+      for (const fullPath of [false, true]) {
+        const state = stateOf(await loadFiles(files, { fullPath }));
+        expect(withoutSources(state)).toEqual(withoutSources(stateOf(await loadFiles({ 'b.json': JSON.stringify(body) }))));
+      }
+    }
+    // Anything else unknown is still refused, in JSON as in YAML.
+    expect(diagnosticsOf(await loadFiles({ 'a.json': JSON.stringify({ $schemas: 'x', ...body }) })).map(brief)).toEqual([
+      { file: 'a.json', line: 1, column: 2, message: 'unknown key "$schemas" in the top level; did you mean "$schema"?' },
     ]);
   });
 
