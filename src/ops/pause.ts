@@ -51,10 +51,11 @@ export async function resolveTargets(api: MonitoringApi, opts: TargetOptions, ve
   return { kind: 'some', monitors: pickedMonitors, alerts: pickedAlerts };
 }
 
+/** `notPaused`: a resume found nothing of the target paused, and sent nothing. */
 export type Outcome =
-  | { target: 'all'; alertIds: string[] }
-  | { target: 'monitor'; monitor: Monitor; alertIds: string[] }
-  | { target: 'alert'; monitor: Monitor; alert: Alert; alertIds: string[] };
+  | { target: 'all'; alertIds: string[]; notPaused?: true }
+  | { target: 'monitor'; monitor: Monitor; alertIds: string[]; notPaused?: true }
+  | { target: 'alert'; monitor: Monitor; alert: Alert; alertIds: string[]; notPaused?: true };
 
 /**
  * Makes the calls one after another and reports each outcome as it lands (`onDone`), so a failure
@@ -83,18 +84,31 @@ export async function pauseTargets(
   return done;
 }
 
+/**
+ * Resumes what is paused of the targets; a target with nothing paused (by the list of pauses read
+ * first) is reported as such and gets no call: "resumed" would claim a change that did not happen.
+ */
 export async function resumeTargets(api: MonitoringApi, targets: Targets, onDone: (o: Outcome) => void): Promise<Outcome[]> {
   const done: Outcome[] = [];
   const record = (o: Outcome): void => {
     done.push(o);
     onDone(o);
   };
+  const pauses = (await api.listPausedAlerts()).filter((p) => p.seconds > 0);
   if (targets.kind === 'all') {
-    record({ target: 'all', alertIds: (await api.resumeAllAlerts()).alert_list });
+    if (pauses.length === 0) record({ target: 'all', alertIds: [], notPaused: true });
+    else record({ target: 'all', alertIds: (await api.resumeAllAlerts()).alert_list });
     return done;
   }
-  for (const m of targets.monitors) record({ target: 'monitor', monitor: m, alertIds: (await api.resumeMonitor(m.id)).alert_list });
+  for (const m of targets.monitors) {
+    if (!pauses.some((p) => p.monitor === m.id)) record({ target: 'monitor', monitor: m, alertIds: [], notPaused: true });
+    else record({ target: 'monitor', monitor: m, alertIds: (await api.resumeMonitor(m.id)).alert_list });
+  }
   for (const { monitor, alert } of targets.alerts) {
+    if (!pauses.some((p) => p.id === alert.id)) {
+      record({ target: 'alert', monitor, alert, alertIds: [], notPaused: true });
+      continue;
+    }
     // The API has no "resume one alert" endpoint, but the real service, given an alert id on the
     // monitor path (DELETE /v1/Pause/Alert/{id}/), unpauses that alert and reports success
     // (service-notes.md); the emulator does the same.

@@ -29,6 +29,15 @@ export function renderPauseOutcome(o: Outcome, options: PauseLineOptions): strin
 
 export function renderResumeOutcome(o: Outcome, options: { color: boolean }): string {
   const c = pc.createColors(options.color);
+  if (o.notPaused) {
+    const what =
+      o.target === 'all'
+        ? 'No alert of the account is paused'
+        : o.target === 'monitor'
+          ? `No alert of ${safe(o.monitor.label)} is paused`
+          : `Alert ${quoted(o.alert.subject_init)} of ${safe(o.monitor.label)} is not paused`;
+    return c.yellow(`${what}: nothing to resume.`) + '\n';
+  }
   switch (o.target) {
     case 'all':
       return `Resumed alerting for ${c.bold('every alert')} of the account (${plural(o.alertIds.length, 'alert')}).\n`;

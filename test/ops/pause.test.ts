@@ -121,6 +121,30 @@ describe('monsync pause / paused / resume', () => {
     expect(none.stdout).toBe('No alerts are paused.\n');
   });
 
+  it('resume of what is not paused says so and sends nothing: an alert, a monitor, the account', async () => {
+    await runPause({ alert: ['mx-eu-1:mx-eu-1 is SLOW'], for: '1h' }, io());
+    await emu.control.clearRequests();
+
+    const alert = io();
+    expect(await runResume({ alert: ['mx-eu-1:mx-eu-1 is DOWN'] }, alert)).toBe(0);
+    expect(alert.stdout).toBe('Alert "mx-eu-1 is DOWN" of mx-eu-1 is not paused: nothing to resume.\n');
+    const monitor = io();
+    expect(await runResume({ monitor: ['mx-us-1'] }, monitor)).toBe(0);
+    expect(monitor.stdout).toBe('No alert of mx-us-1 is paused: nothing to resume.\n');
+    expect(await writes()).toEqual([]);
+
+    // The paused one of the same monitor is resumed as before.
+    const paused = io();
+    expect(await runResume({ alert: ['mx-eu-1:mx-eu-1 is SLOW'] }, paused)).toBe(0);
+    expect(paused.stdout).toBe('Resumed alert "mx-eu-1 is SLOW" of mx-eu-1.\n');
+    await emu.control.clearRequests();
+
+    const all = io();
+    expect(await runResume({ all: true }, all)).toBe(0);
+    expect(all.stdout).toBe('No alert of the account is paused: nothing to resume.\n');
+    expect(await writes()).toEqual([]);
+  });
+
   it('bad input is refused before any request: durations, missing or conflicting targets', async () => {
     await emu.control.clearRequests();
     await expect(runPause({ monitor: ['mx-eu-1'], for: '0' }, io())).rejects.toThrow('--for: "0" is zero');
