@@ -32,6 +32,12 @@ describe('monsync status', () => {
     expect(await paths()).toEqual(['GET /v1/Status/']);
   });
 
+  it('says the same on v2 as on v1 when no alert is active, the number of monitors included', async () => {
+    const v2 = captureIo(v2Env(emu.url));
+    expect(await runStatus({}, v2)).toBe(0);
+    expect(v2.stdout).toBe('No monitor has an active alert (3 monitors).\n');
+  });
+
   it('exits 3 and lists only the alerting monitors; --all lists every one with its state', async () => {
     await emu.control.setAlertActive(acct.monitors.us, true);
     const io = captureIo(v1Env(emu.url));
@@ -62,13 +68,13 @@ describe('monsync status', () => {
     expect(await runStatus({ json: true }, io)).toBe(3);
     expect(io.stderr).toMatch(/API v2/);
     expect(await paths()).toEqual(['POST /v2/token', 'GET /v2/status']);
-    // v2 without `all` lists only alerting monitors, so the total is unknown.
+    // v2 is asked for every monitor (without `all` it lists only alerting ones), so it counts as v1 does.
     expect(JSON.parse(io.stdout)).toEqual({
       api: 'v2',
       all: false,
       global_alert_active: true,
       active_count: 2,
-      monitor_count: null,
+      monitor_count: 3,
       monitors: [
         { id: acct.monitors.eu, label: 'mx-eu-1', type: 'smtp', alert_active: true },
         { id: acct.monitors.us, label: 'mx-us-1', type: 'smtp', alert_active: true },
@@ -76,7 +82,7 @@ describe('monsync status', () => {
     });
     const text = captureIo(v2Env(emu.url));
     await runStatus({}, text);
-    expect(text.stdout).toContain('2 monitors have an active alert.');
+    expect(text.stdout).toContain('2 of 3 monitors have an active alert.');
 
     await emu.control.clearRequests();
     const both = captureIo({ ...v1Env(emu.url), ...v2Env(emu.url) });
@@ -88,8 +94,11 @@ describe('monsync status', () => {
     const v1 = captureIo(v1Env(emu.url));
     expect(await runStatus({ json: true }, v1)).toBe(3);
     expect(await paths()).toEqual(['GET /v1/Status/']);
-    // Same account, same JSON apart from the version and the count v1 always knows.
-    expect({ ...JSON.parse(v1.stdout), api: 'v2', monitor_count: null }).toEqual(JSON.parse(io.stdout));
+    // Same account, same JSON apart from the version, and the same text.
+    expect({ ...JSON.parse(v1.stdout), api: 'v2' }).toEqual(JSON.parse(io.stdout));
+    const v1Text = captureIo(v1Env(emu.url));
+    await runStatus({}, v1Text);
+    expect(v1Text.stdout).toBe(text.stdout);
   });
 
   it('a paused monitor does not count as alerting (v1 reports alert_active false while paused)', async () => {
