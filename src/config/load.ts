@@ -36,6 +36,17 @@ function fullPathForced(): boolean {
   return value !== undefined && value !== '' && value !== '0';
 }
 
+/**
+ * A configuration file that is not on disk, such as one a program builds: `text` is read as a file
+ * named `name` would be (JSON when the name ends in `.json`, YAML otherwise); `data` is read as the
+ * JSON text `JSON.stringify(data, null, 2)` whatever the name. Diagnostics name `name`, with lines
+ * and columns in that text.
+ */
+export type ConfigSource = { name: string; text: string } | { name: string; data: unknown };
+
+/** A path (file or directory) or a configuration in memory. */
+export type ConfigInput = string | ConfigSource;
+
 export type LoadResult =
   | { state: DesiredState; /** Problems that do not stop loading. */ warnings: Diagnostic[] }
   | { diagnostics: Diagnostic[] };
@@ -53,7 +64,7 @@ const SAVED_PLAN = 'this is a plan saved by `monsync plan --out`, not a configur
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
 async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[] }> {
-  if (isJsonFile(source.path)) {
+  if (source.json ?? isJsonFile(source.path)) {
     // Strict JSON or its syntax error; the full path reads the text as YAML 1.2 flow, which JSON is.
     const json = scanJson(source.text, source.display);
     if ('diagnostic' in json) return { diagnostics: [json.diagnostic] };
@@ -71,18 +82,49 @@ async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promis
   return (await fullModule).loadFileFully(source, env);
 }
 
-export async function loadConfig(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
+/** A configuration in memory as a source, or why it cannot be one. */
+function inMemory(input: ConfigSource): { source: SourceFile } | { diagnostic: Diagnostic } {
+  const { name } = input;
+  if ('text' in input) return { source: { path: name, display: name, text: input.text } };
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(input.data, null, 2) as string | undefined;
+  } catch (err) {
+    return { diagnostic: diag(name, { line: 1, column: 1 }, `cannot be written as JSON: ${err instanceof Error ? err.message : String(err)}`) };
+  }
+  if (text === undefined) return { diagnostic: diag(name, { line: 1, column: 1 }, `cannot be written as JSON: ${typeof input.data}`) };
+  return { source: { path: name, display: name, text, json: true } };
+}
+
+/**
+ * The desired state of the configuration in `inputs`: paths of files and directories (none:
+ * `monsync.yaml` in `cwd`) and configurations in memory, merged as one, in the order given.
+ */
+export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptions = {}): Promise<LoadResult> {
   const cwd = opts.cwd ?? process.cwd();
   const env = opts.env ?? process.env;
   const fullOnly = opts.fullPath ?? fullPathForced();
   const diagnostics: Diagnostic[] = [];
 
-  const inputs = await resolveInputs(paths, cwd);
-  diagnostics.push(...inputs.diagnostics);
+  const paths = inputs.filter((i): i is string => typeof i === 'string');
+  const files = paths.length > 0 || inputs.length === 0 ? await resolveInputs(paths, cwd) : { files: [], diagnostics: [] };
+  diagnostics.push(...files.diagnostics);
 
   const valid: ValidFile[] = [];
-  const sources = await Promise.all(inputs.files.map((f) => readSourceFile(f)));
+  const sources = [
+    ...(await Promise.all(files.files.map((f) => readSourceFile(f)))),
+    ...inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory),
+  ];
+  const names = new Set<string>();
   for (const read of sources) {
+    if ('source' in read) {
+      // Every diagnostic names its file: two sources of one name could not be told apart.
+      if (names.has(read.source.display)) {
+        diagnostics.push(diag(read.source.display, { line: 1, column: 1 }, 'a configuration of this name is given twice'));
+        continue;
+      }
+      names.add(read.source.display);
+    }
     if ('diagnostic' in read) {
       diagnostics.push(read.diagnostic);
       continue;

@@ -19,6 +19,8 @@ export interface InputFile {
 
 export interface SourceFile extends InputFile {
   text: string;
+  /** Read as JSON whatever the name (a configuration given to loadConfig as data); else by the name's extension. */
+  json?: boolean;
 }
 
 const START: Position = { line: 1, column: 1 };

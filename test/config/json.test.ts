@@ -123,7 +123,11 @@ describe('JSON configuration files', () => {
     const withSchema = { $schema: '../schemas/monsync.schema.json', ...body };
     expect(editor(withSchema), JSON.stringify(editor.errors)).toBe(true);
     // A YAML file may carry it too (the language server takes the modeline instead).
-    for (const files of [{ 'a.json': JSON.stringify(withSchema, null, 2) }, { 'a.yaml': '$schema: x\nversion: 1\nsettings: { owner: gen }\ngroups: [{ name: g }]\n' }]) {
+    const variants: Record<string, string>[] = [
+      { 'a.json': JSON.stringify(withSchema, null, 2) },
+      { 'a.yaml': '$schema: x\nversion: 1\nsettings: { owner: gen }\ngroups: [{ name: g }]\n' },
+    ];
+    for (const files of variants) {
       for (const fullPath of [false, true]) {
         const state = stateOf(await loadFiles(files, { fullPath }));
         expect(withoutSources(state)).toEqual(withoutSources(stateOf(await loadFiles({ 'b.json': JSON.stringify(body) }))));
