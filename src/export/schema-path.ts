@@ -6,9 +6,12 @@
  * 1. monsync inside the project (its own repository, or `node_modules/monsync` of the project):
  *    the relative path to the schema it ships.
  * 2. Otherwise an installed copy found in a `node_modules/monsync` above the directory.
- * 3. Otherwise (e.g. run through `npx` from a cache) where `npm install -D monsync` in the project
- *    root will put it: the nearest directory with a package.json or .git, else the parent of a
- *    written directory / the directory of a written file.
+ * 3. Otherwise the schema of the monsync that runs (a clone elsewhere, a global install, an npx
+ *    cache), relative: a path that exists for the user who exported, so the editor finds it now;
+ *    once the project installs monsync, a re-export points at that copy (2).
+ * 4. Only when that cannot be found either: where `npm install -D monsync` in the project root will
+ *    put it (the nearest directory with a package.json or .git, else the parent of a written
+ *    directory / the directory of a written file).
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -49,6 +52,7 @@ export function schemaRefFor(outDir: string, opts: SchemaRefOptions = {}): strin
     if (existsSync(candidate)) return toRef(relative(dir, candidate));
     if (dirname(d) === d) break;
   }
+  if (pkg && existsSync(join(pkg, SCHEMA_IN_PACKAGE))) return toRef(relative(dir, join(pkg, SCHEMA_IN_PACKAGE)));
   const base = project ?? (opts.isDirectory ? dirname(dir) : dir);
   return toRef(relative(dir, join(base, 'node_modules', 'monsync', SCHEMA_IN_PACKAGE)));
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,5 +50,19 @@ describe('schemaRefFor', () => {
     expect(schemaRefFor(join(project, 'ops', 'monitoring'), { packageRoot: null, isDirectory: true })).toBe(
       '../../node_modules/monsync/schemas/monsync.schema.json',
     );
+  });
+});
+
+describe('schemaRefFor when the project has no monsync of its own', () => {
+  it('points at the schema of the monsync that ran the export (a clone or a global install), a path that exists', async () => {
+    const project = join(base, 'repo3');
+    await mkdir(join(project, '.git'), { recursive: true });
+    const clone = join(base, 'elsewhere', 'monsync');
+    await touch(join(clone, 'package.json'));
+    await touch(join(clone, 'schemas', 'monsync.schema.json'));
+    const out = join(project, 'monitoring');
+    const ref = schemaRefFor(out, { packageRoot: clone, isDirectory: true });
+    expect(ref).toBe('../../elsewhere/monsync/schemas/monsync.schema.json');
+    expect(existsSync(join(out, ref))).toBe(true);
   });
 });
