@@ -41,4 +41,22 @@ describe('README.md', () => {
     expect(used.length).toBeGreaterThan(5);
     expect([...new Set(used)].filter((c) => !known.has(c))).toEqual([]);
   });
+
+  it('names every option of a command in its section (the connection options --url and --timeout under Credentials)', async () => {
+    const { Command } = await import('commander');
+    const { registerCommands } = await import('../../src/cli/commands.js');
+    const program = new Command();
+    registerCommands(program);
+    // A section runs from its `### \`monsync NAME ...\`` heading to the next heading.
+    const sections = [...readme.matchAll(/^### `monsync ([a-z-]+)[^\n]*\n[\s\S]*?(?=^#)/gm)];
+    expect(sections.length).toBeGreaterThan(5);
+    const connection = ['--url', '--timeout'];
+    for (const flag of connection) expect(readme.slice(readme.indexOf('## Credentials'))).toContain(`\`${flag}`);
+    const missing = sections.flatMap(([section, name]) => {
+      const cmd = program.commands.find((c) => c.name() === name);
+      const flags = (cmd?.options ?? []).map((o) => o.long).filter((f): f is string => f !== undefined && !connection.includes(f));
+      return flags.filter((f) => !section.includes(`\`${f}`) && !section.includes(` ${f}`) && !section.includes(`[${f}`)).map((f) => `${name} ${f}`);
+    });
+    expect(missing).toEqual([]);
+  });
 });
