@@ -25,6 +25,8 @@ export class AttemptFailure extends Error {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+/** OpenSSL's certificate verdicts and Node's TLS errors: the handshake failed, nothing was sent. */
+const TLS_CODE = /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_(?:GET|VERIFY|DECRYPT)|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
 
 function errorCodes(err: unknown): string[] {
   const codes: string[] = [];
@@ -76,6 +78,11 @@ export function classifyTransportError(
   if (fired) return new AttemptFailure({ kind: 'timeout' }, 'timeout', atDeadline ? 'no answer' : timeoutText, atDeadline);
   const codes = errorCodes(err);
   if (codes.includes(TOO_LARGE_CODE)) return tooLarge(cap);
+  const tls = codes.find((c) => TLS_CODE.test(c));
+  if (tls !== undefined) {
+    // Retrying cannot help: the next handshake meets the same certificate.
+    return new AttemptFailure({ kind: 'tls' }, 'network', `TLS handshake${target ? ` with ${target}` : ''} failed: the certificate is not trusted or does not match (${tls})`);
+  }
   const code = codes.find((c) => NOT_SENT_CODES.has(c) || TIMEOUT_CODES.has(c) || c === 'UND_ERR_CONNECT_TIMEOUT') ?? codes[0];
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new AttemptFailure({ kind: 'not-sent' }, 'timeout', 'connect timed out (UND_ERR_CONNECT_TIMEOUT)');

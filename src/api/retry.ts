@@ -11,6 +11,8 @@
  *   - `reset`     the connection broke after the request may have been written.
  *   - `timeout`   no complete answer within the per-attempt timeout (or the call's deadline).
  *   - `too-large` the answer was longer than the client's cap (maxResponseBytes, 512 MB).
+ *   - `tls`       the TLS handshake failed (untrusted or expired certificate, wrong host name):
+ *                 nothing was sent, and the next handshake would fail the same way.
  *
  * 1. 429 and `not-sent` are retried for every method (the service did nothing). A 429 holds back
  *    every request of the client, not only the one that got it (a shared gate, gate.ts), for its
@@ -29,7 +31,8 @@
  *    budget; absent after a timeout or reset (it may still be in flight) -> the call fails, saying
  *    so. Without a lookup the error carries `maybeApplied: true`.
  * 5. Any other status (4xx besides 429, 500, 501, ...) is not retried: repeating will not help.
- *    Nor is `too-large`: the answer would be as large again.
+ *    Nor is `too-large`: the answer would be as large again; nor `tls`: the certificate would be
+ *    the same again.
  * 6. Budget: at most `maxRetries` (default 4) retries per call, so a call (and so a change of
  *    apply) sends at most 1 + maxRetries requests; a create's lookups are reads with budgets of
  *    their own. Delay before retry n: full-jitter exponential backoff, random in
@@ -47,7 +50,8 @@ export type Failure =
   | { kind: 'status'; status: number }
   | { kind: 'reset' }
   | { kind: 'timeout' }
-  | { kind: 'too-large' };
+  | { kind: 'too-large' }
+  | { kind: 'tls' };
 
 export type MethodClass = 'read' | 'idempotent-write' | 'create';
 
@@ -90,6 +94,7 @@ export function classifyMethod(method: string, path: string): MethodClass {
 export function mayHaveApplied(failure: Failure): boolean {
   switch (failure.kind) {
     case 'not-sent':
+    case 'tls':
       return false;
     case 'status':
       return failure.status >= 500;
@@ -117,7 +122,7 @@ export function retryDecision(
   let retryable: boolean;
   if (failure.kind === 'not-sent' || (failure.kind === 'status' && failure.status === 429)) {
     retryable = true;
-  } else if ((failure.kind === 'status' && !isRetryableStatus(failure.status)) || failure.kind === 'too-large') {
+  } else if ((failure.kind === 'status' && !isRetryableStatus(failure.status)) || failure.kind === 'too-large' || failure.kind === 'tls') {
     retryable = false;
   } else {
     // 502/503/504, reset, timeout: safe only when repeating cannot duplicate anything.

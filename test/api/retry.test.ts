@@ -10,6 +10,7 @@ import {
   type Failure,
 } from '../../src/api/retry.js';
 import { Semaphore } from '../../src/api/semaphore.js';
+import { classifyTransportError } from '../../src/api/answer.js';
 
 const S = (status: number): Failure => ({ kind: 'status', status });
 const NOT_SENT: Failure = { kind: 'not-sent' };
@@ -93,6 +94,31 @@ describe('retryDecision', () => {
     expect(retryDecision('POST', '/v1/Config/Monitor/', S(429), 1, 0).retry).toBe(false);
     // Budget exhausted on a write still reports that it may have been applied.
     expect(retryDecision('PUT', '/v1/Config/Monitor/m/', TIMEOUT, 5, 4)).toEqual({ retry: false, maybeApplied: true });
+  });
+
+  it('never retries a failed TLS handshake, and knows nothing was applied', () => {
+    for (const [method, path] of [['GET', '/v1/Status/'], ['PUT', '/v1/Config/Monitor/m/'], ['POST', '/v1/Config/Monitor/']] as const) {
+      expect(retryDecision(method, path, { kind: 'tls' }, 1, 4)).toEqual({ retry: false, maybeApplied: false });
+    }
+  });
+});
+
+describe('classifyTransportError', () => {
+  it('reads an untrusted certificate as a TLS failure that names the host and the code', () => {
+    const err = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    const f = classifyTransportError(err, false, false, 30_000, 512e6, 'api.example.com:443');
+    expect(f.failure).toEqual({ kind: 'tls' });
+    expect(f.detail).toBe('TLS handshake with api.example.com:443 failed: the certificate is not trusted or does not match (DEPTH_ZERO_SELF_SIGNED_CERT)');
+  });
+
+  it('finds a TLS code in the cause of a wrapped error', () => {
+    const err = Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error('altname'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }) });
+    expect(classifyTransportError(err, false, false, 30_000, 512e6).failure).toEqual({ kind: 'tls' });
+  });
+
+  it('still reads a reset as a connection lost after the request may have been written', () => {
+    const err = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(classifyTransportError(err, false, false, 30_000, 512e6).failure).toEqual({ kind: 'reset' });
   });
 });
 
