@@ -78,13 +78,13 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
     }
   }
 
-  const { result, signal } = await execute(plan, api, parallelism, io);
+  // Plan again afterwards, so the log shows whether the account now matches (or what still differs).
+  const planAgain = desired !== null || plan.files.length > 0;
+  const { result, signal } = await execute(plan, api, parallelism, io, planAgain);
 
   if (result.interrupted) return exitCodeOf(signal);
 
-  // Plan again, so the log shows whether the account now matches (or what still differs).
-  const paths2 = desired ? paths : plan.files;
-  if (desired || paths2.length > 0) {
+  if (planAgain) {
     out('Checking ... ');
     try {
       // The configuration this run applied, not a second read of the files: the check is whether the
@@ -108,19 +108,33 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
 
 /**
  * Asks for "yes". Ctrl-C at the prompt (readline turns it into an AbortError, or a 'SIGINT' on the
- * interface) is an interruption, not an internal error: nothing was changed, exit 130.
+ * interface) is an interruption, not an internal error: nothing was changed, exit 130. Ctrl-D (the
+ * end of input, which closes the interface and would leave the question unanswered) is a "no".
  */
 export async function confirmApply(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<'yes' | 'no' | 'interrupted'> {
   const rl = createInterface({ input, output });
   const controller = new AbortController();
-  rl.once('SIGINT', () => controller.abort());
+  let interrupted = false;
+  let answered = false;
+  rl.once('SIGINT', () => {
+    interrupted = true;
+    controller.abort();
+  });
+  rl.once('close', () => {
+    if (answered || interrupted) return;
+    // The cursor is still after the prompt.
+    output.write('\n');
+    controller.abort();
+  });
   try {
     const answer = await rl.question('\nDo you want to perform these actions? Only "yes" will be accepted: ', { signal: controller.signal });
+    answered = true;
     return answer.trim() === 'yes' ? 'yes' : 'no';
   } catch (err) {
-    if (err instanceof Error && err.name === 'AbortError') return 'interrupted';
+    if (err instanceof Error && err.name === 'AbortError') return interrupted ? 'interrupted' : 'no';
     throw err;
   } finally {
+    answered = true;
     rl.close();
   }
 }
@@ -135,7 +149,7 @@ function exitCodeOf(signal: NodeJS.Signals | null): number {
  * cancel a job, stop it alike: no new call starts, running ones finish, the summary is printed;
  * the same signal again quits at once.
  */
-async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: CommandIo) {
+async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: CommandIo, planFollows: boolean) {
   const { color, out } = io;
   const { executePlan } = await import('../apply/execute.js');
   const render = await import('../render/apply-text.js');
@@ -143,18 +157,19 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: 
   const controller = new AbortController();
   // Writes to a pipe or file block (write(2) per call): one per finished change made a 1,000-change
   // apply spend longer writing its log than waiting for the service. Log lines are gathered and
-  // written at most every 100 ms, and always before anything else is printed.
+  // written at most every 100 ms, and always before anything else is printed. In a terminal they go
+  // above the live line (which shows only what is in flight), with its redraw.
   let pending = '';
   let flushTimer: NodeJS.Timeout | undefined;
   const flush = () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
-    if (pending !== '') out(pending);
+    if (pending !== '') out(tty ? `\r\x1b[2K${pending}` : pending);
     pending = '';
   };
   const logLine = (s: string) => {
     pending += `${s}\n`;
-    flushTimer ??= setTimeout(flush, 100);
+    if (!tty) flushTimer ??= setTimeout(flush, 100);
   };
   const stop: { signal: NodeJS.Signals | null } = { signal: null };
   const onSignal = (received: NodeJS.Signals) => {
@@ -182,7 +197,8 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: 
       running: [...running.values()],
       width: process.stdout.columns ?? 100,
     });
-    out(`\r\x1b[2K${line}`);
+    out(`\r\x1b[2K${pending}${line}`);
+    pending = '';
   };
   if (tty) timer = setInterval(drawLive, 100);
 
@@ -199,13 +215,8 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: 
           finished += 1;
           // What an interruption left unstarted is counted in the summary, not listed line by line.
           if (!render.showsAsFinished(e.result)) return;
-          // Failures and skips are always worth a line; in a terminal, successes show only in the
-          // live line, which the interval redraws.
-          if (!tty) logLine(render.renderFinishedLine(e.result, { color }));
-          else if (e.result.status !== 'done') {
-            out(`\r\x1b[2K${render.renderFinishedLine(e.result, { color })}\n`);
-            drawLive();
-          }
+          // A line per finished change, in a terminal too: what was done stays on the screen.
+          logLine(render.renderFinishedLine(e.result, { color }));
         }
       },
     });
@@ -213,7 +224,7 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: 
     if (tty) out('\r\x1b[2K');
     for (const line of render.renderNotStarted(result, { color })) out(`${line}\n`);
     const stats = { requests: api.stats.requests - before.requests, retries: api.stats.retries - before.retries };
-    out(`${render.renderApplySummary(result, stats, { color })}\n`);
+    out(`${render.renderApplySummary(result, stats, { color, planFollows })}\n`);
     return { result, signal: stop.signal };
   } finally {
     flush();

@@ -9,6 +9,8 @@ import { plural } from '../util/plural.js';
 
 export interface ApplyTextOptions {
   color?: boolean;
+  /** The summary is followed by apply's own plan of what is left: no advice to run plan again. */
+  planFollows?: boolean;
 }
 
 export interface LiveLineState {
@@ -75,7 +77,8 @@ export function renderLiveLine(s: LiveLineState): string {
 
 /**
  * `Apply complete: 2 added, 4 changed, 1 destroyed in 0.9 s (11 requests, 0 retries).` or
- * `Apply incomplete: 5 done, 1 failed, 1 skipped. Run plan again to see what is left.` or
+ * `Apply incomplete: 5 done, 1 failed, 1 skipped. Run plan again to see what is left.` (without the
+ * advice when apply's own plan follows) or
  * `Apply interrupted: 5 done, 0 failed, 0 skipped, 2,107 not started. Run plan again ...`
  * `stats` are the client's counters for the run: the only retries there are (src/api/retry.ts).
  */
@@ -88,7 +91,8 @@ export function renderApplySummary(result: ApplyResult, stats: RequestStats, opt
   }
   const head = result.interrupted ? 'Apply interrupted:' : 'Apply incomplete:';
   const notStarted = result.notStarted > 0 ? `, ${count(result.notStarted)} not started` : '';
-  return `${c.bold(c.red(head))} ${count(result.done)} done, ${count(result.failed)} failed, ${count(result.skipped)} skipped${notStarted}. Run plan again to see what is left.`;
+  const advice = opts.planFollows && !result.interrupted ? '' : ' Run plan again to see what is left.';
+  return `${c.bold(c.red(head))} ${count(result.done)} done, ${count(result.failed)} failed, ${count(result.skipped)} skipped${notStarted}.${advice}`;
 }
 
 /**

@@ -120,6 +120,11 @@ describe('renderApplySummary', () => {
     );
   });
 
+  it('gives no advice to plan again when apply itself plans again right after (what is left is printed next)', () => {
+    const mixed = [r({}), r({ status: 'failed', id: null, error: 'x' }), r({ status: 'skipped', id: null, reason: 'needs x' })];
+    expect(renderApplySummary(result(mixed), { requests: 3, retries: 0 }, { planFollows: true })).toBe('Apply incomplete: 1 done, 1 failed, 1 skipped.');
+  });
+
   it('counts what an interruption left unstarted in one line, however many', () => {
     const notStarted = (i: number) => r({ ref: `m${i}`, key: `mx-${i}`, status: 'skipped', id: null, reason: 'interrupted', ms: 0, attempts: 0 });
     const many = [r({}), r({ status: 'skipped', id: null, reason: 'needs x' }), ...Array.from({ length: 2107 }, (_, i) => notStarted(i))];
