@@ -18,8 +18,7 @@
  * yaml library) are made LFs first, for both paths.
  */
 import { diag, type Diagnostic, type Position } from './diagnostics.js';
-import { grown } from './fast/parse.js';
-import { FastPositions, NODE_SIZE, N_COUNT, N_FIRST, N_KEY, N_VALUE, sameText } from './fast/positions.js';
+import { FastPositions, lineAt, NodeRecorder, NODE_SIZE, N_KEY, sameText } from './fast/positions.js';
 import type { Positions } from './positions.js';
 
 /** As the YAML fast path: deeper files go to the full path, whose limit and diagnostic are the loader's. */
@@ -114,14 +113,8 @@ interface Open {
   key: string;
 }
 
-class Scanner {
+class Scanner extends NodeRecorder {
   private at = 0;
-  nodes: Int32Array<ArrayBuffer>;
-  nodeCount = 0;
-  slots: Int32Array<ArrayBuffer>;
-  slotCount = 0;
-  private open: Int32Array<ArrayBuffer> = new Int32Array(256);
-  private openCount = 0;
   readonly escapedKeys = new Map<number, string>();
   /** Set when the full path must judge the (valid) file. */
   handOver = false;
@@ -130,45 +123,12 @@ class Scanner {
     private readonly text: string,
     readonly lineStarts: Int32Array,
   ) {
-    const guess = Math.max(64, text.length >> 4);
-    this.nodes = new Int32Array(guess * NODE_SIZE);
-    this.slots = new Int32Array(guess);
+    super(text.length);
   }
 
   position(offset: number): Position {
-    const starts = this.lineStarts;
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low + 1, column: offset - starts[low]! + 1 };
-  }
-
-  private node(value: number, key: number): number {
-    const id = this.nodeCount++;
-    const at = id * NODE_SIZE;
-    if (at + NODE_SIZE > this.nodes.length) this.nodes = grown(this.nodes, at + NODE_SIZE);
-    this.nodes[at + N_VALUE] = value;
-    this.nodes[at + N_KEY] = key;
-    this.nodes[at + N_FIRST] = 0;
-    this.nodes[at + N_COUNT] = 0;
-    if (this.openCount === this.open.length) this.open = grown(this.open, this.openCount + 1);
-    this.open[this.openCount++] = id;
-    return id;
-  }
-
-  private close(id: number, mark: number, isObject: boolean): void {
-    const count = this.openCount - mark;
-    const slots = (this.slots = grown(this.slots, this.slotCount + count));
-    for (let i = 0; i < count; i++) slots[this.slotCount + i] = this.open[mark + i]!;
-    const at = id * NODE_SIZE;
-    this.nodes[at + N_FIRST] = this.slotCount;
-    this.nodes[at + N_COUNT] = isObject ? ~count : count;
-    this.slotCount += count;
-    this.openCount = mark;
+    const line = lineAt(this.lineStarts, offset);
+    return { line: line + 1, column: offset - this.lineStarts[line]! + 1 };
   }
 
   private skipSpace(): number {

@@ -8,19 +8,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastParse } from '../../src/config/fast/parse.js';
-import type { PathSegment } from '../../src/config/locate.js';
 import { interpolateDocument } from '../../src/config/interpolate.js';
 import { parseSource, toPlainData } from '../../src/config/parse.js';
-import { loadFiles, monitorYaml, stateOf } from './helpers.js';
+import { loadFiles, monitorYaml, paths, stateOf } from './helpers.js';
 
 const root = path.join(import.meta.dirname, '..', '..');
-
-function paths(data: unknown, at: PathSegment[] = [], out: PathSegment[][] = []): PathSegment[][] {
-  out.push(at, [...at, 'missing'], [...at, 99999], [...at, '0']);
-  if (Array.isArray(data)) data.forEach((v, i) => paths(v, [...at, i], out));
-  else if (data && typeof data === 'object') for (const [k, v] of Object.entries(data)) paths(v, [...at, k], out);
-  return out;
-}
 
 /** Variables interpolation finds: a value the full path interpolates differs from its text. */
 const ENV = { REGION: 'eu', EMPTY: '' };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { loadConfig, type Diagnostic, type LoadOptions, type LoadResult } from '../../src/config/index.js';
+import type { PathSegment } from '../../src/config/positions.js';
 import type { DesiredState } from '../../src/model/desired.js';
 
 const dirs: string[] = [];
@@ -60,4 +61,12 @@ export function monitorYaml(label: string, extra = ''): string {
     `    timer: 5\n` +
     extra
   );
+}
+
+/** Every path into the data, plus paths that go one step too far or name missing keys and items: what position checks ask. */
+export function paths(data: unknown, at: PathSegment[] = [], out: PathSegment[][] = []): PathSegment[][] {
+  out.push(at, [...at, 'missing'], [...at, 99999], [...at, '0']);
+  if (Array.isArray(data)) data.forEach((v, i) => paths(v, [...at, i], out));
+  else if (data && typeof data === 'object') for (const [k, v] of Object.entries(data)) paths(v, [...at, k], out);
+  return out;
 }

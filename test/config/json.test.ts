@@ -11,19 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { interpolateDocument } from '../../src/config/interpolate.js';
 import { scanJson } from '../../src/config/json.js';
-import type { PathSegment } from '../../src/config/positions.js';
 import { parseSource, toPlainData } from '../../src/config/parse.js';
 import type { DesiredState } from '../../src/model/desired.js';
-import { brief, diagnosticsOf, loadFiles, stateOf } from './helpers.js';
+import { brief, diagnosticsOf, loadFiles, paths, stateOf } from './helpers.js';
 
 const root = path.join(import.meta.dirname, '..', '..');
-
-function paths(data: unknown, at: PathSegment[] = [], out: PathSegment[][] = []): PathSegment[][] {
-  out.push(at, [...at, 'missing'], [...at, 99999], [...at, '0']);
-  if (Array.isArray(data)) data.forEach((v, i) => paths(v, [...at, i], out));
-  else if (data && typeof data === 'object') for (const [k, v] of Object.entries(data)) paths(v, [...at, k], out);
-  return out;
-}
 
 /** True when the scanner read the text itself; fails the test when it differs from the full path. */
 function same(text: string): boolean {

@@ -5,18 +5,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { indexDocument, type PathSegment } from '../../src/config/locate.js';
+import { indexDocument } from '../../src/config/locate.js';
 import { parseSource, toPlainData } from '../../src/config/parse.js';
+import { paths } from './helpers.js';
 
 const root = path.join(import.meta.dirname, '..', '..');
-
-/** Every path into the data, plus paths that go one step too far or name missing keys and items. */
-function paths(data: unknown, at: PathSegment[] = [], out: PathSegment[][] = []): PathSegment[][] {
-  out.push(at, [...at, 'missing'], [...at, 99999], [...at, '0']);
-  if (Array.isArray(data)) data.forEach((v, i) => paths(v, [...at, i], out));
-  else if (data && typeof data === 'object') for (const [k, v] of Object.entries(data)) paths(v, [...at, k], out);
-  return out;
-}
 
 function check(display: string, text: string): number {
   const { parsed } = parseSource({ path: display, display, text });

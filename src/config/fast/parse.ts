@@ -17,7 +17,7 @@
  * are only read for the item sources of the state and for diagnostics.
  */
 import type { Positions } from '../positions.js';
-import { FastPositions, NODE_SIZE, N_COUNT, N_FIRST, N_KEY, N_VALUE, sameText } from './positions.js';
+import { FastPositions, grown, NodeRecorder, NODE_SIZE, sameText } from './positions.js';
 
 /** Half of ../parse.ts's MAX_DEPTH (flow collections add a level): deeper files get the full path's diagnostic. */
 const MAX_FAST_DEPTH = 32;
@@ -87,14 +87,7 @@ const NO_KEYS: Record<string, unknown> = Object.freeze({});
 const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
 
-export function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
-  if (needed <= array.length) return array;
-  const bigger = new Int32Array(Math.max(needed, array.length * 2));
-  bigger.set(array);
-  return bigger;
-}
-
-class Scanner {
+class Scanner extends NodeRecorder {
   /** The current content line (not blank, not a comment): where it starts, its content, its end. */
   private lineStart = 0;
   private at = 0;
@@ -110,18 +103,11 @@ class Scanner {
 
   lineStarts: Int32Array<ArrayBuffer>;
   lines = 0;
-  nodes: Int32Array<ArrayBuffer>;
-  nodeCount = 0;
-  slots: Int32Array<ArrayBuffer>;
-  slotCount = 0;
   /** Key names met so far (see keyName): open addressing on the hash of their characters. */
   private keyHash = 0;
   private readonly keyHashes = new Int32Array(KEY_SLOTS);
   private readonly keyNames: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
   private readonly keyAllowed = new Uint8Array(KEY_SLOTS);
-  /** Ids of the children of the collections being read, innermost last. */
-  private open: Int32Array<ArrayBuffer> = new Int32Array(256);
-  private openCount = 0;
   /**
    * Items of the lists being read, innermost last: each list is sliced out at its end, at its
    * size (an array grown by push keeps room for 16 or more, and most lists hold one or two).
@@ -130,11 +116,8 @@ class Scanner {
   private itemCount = 0;
 
   constructor(private readonly text: string) {
-    // About one value per 12 to 20 characters, and a line per 30, in configurations of the usual
-    // shape: room for most at once (the arrays are zeroed and copied when they grow).
-    const guess = Math.max(64, text.length >> 4);
-    this.nodes = new Int32Array(guess * NODE_SIZE);
-    this.slots = new Int32Array(guess);
+    super(text.length);
+    // A line per 30 characters in configurations of the usual shape (the array grows when needed).
     this.lineStarts = new Int32Array(Math.max(64, text.length >> 5));
   }
 
@@ -176,30 +159,6 @@ class Scanner {
       start = end + 1;
     }
     this.more = false;
-  }
-
-  /** A new node, counted as a child of the innermost open collection. */
-  private node(value: number, key: number): number {
-    const id = this.nodeCount++;
-    const at = id * NODE_SIZE;
-    if (at + NODE_SIZE > this.nodes.length) this.nodes = grown(this.nodes, at + NODE_SIZE);
-    this.nodes[at + N_VALUE] = value;
-    this.nodes[at + N_KEY] = key;
-    if (this.openCount === this.open.length) this.open = grown(this.open, this.openCount + 1);
-    this.open[this.openCount++] = id;
-    return id;
-  }
-
-  /** Ends a collection: its children are the nodes opened since `mark`. */
-  private close(id: number, mark: number, isMap: boolean): void {
-    const count = this.openCount - mark;
-    const slots = (this.slots = grown(this.slots, this.slotCount + count));
-    for (let i = 0; i < count; i++) slots[this.slotCount + i] = this.open[mark + i]!;
-    const at = id * NODE_SIZE;
-    this.nodes[at + N_FIRST] = this.slotCount;
-    this.nodes[at + N_COUNT] = isMap ? ~count : count;
-    this.slotCount += count;
-    this.openCount = mark;
   }
 
   /**

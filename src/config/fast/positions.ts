@@ -27,6 +27,71 @@ export const N_KEY = 1;
 export const N_FIRST = 2;
 export const N_COUNT = 3;
 
+export function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+  if (needed <= array.length) return array;
+  const bigger = new Int32Array(Math.max(needed, array.length * 2));
+  bigger.set(array);
+  return bigger;
+}
+
+/**
+ * The nodes a scanner (parse.ts's, ../json.ts's) records as it reads: each node as it starts, each
+ * collection's children when it ends. FastPositions reads the arrays it leaves.
+ */
+export class NodeRecorder {
+  nodes: Int32Array<ArrayBuffer>;
+  nodeCount = 0;
+  slots: Int32Array<ArrayBuffer>;
+  slotCount = 0;
+  /** Ids of the children of the collections being read, innermost last. */
+  protected open: Int32Array<ArrayBuffer> = new Int32Array(256);
+  protected openCount = 0;
+
+  constructor(textLength: number) {
+    // About one value per 12 to 20 characters in configurations of the usual shape: room for most
+    // at once (the arrays are zeroed and copied when they grow).
+    const guess = Math.max(64, textLength >> 4);
+    this.nodes = new Int32Array(guess * NODE_SIZE);
+    this.slots = new Int32Array(guess);
+  }
+
+  /** A new node, counted as a child of the innermost open collection. */
+  protected node(value: number, key: number): number {
+    const id = this.nodeCount++;
+    const at = id * NODE_SIZE;
+    if (at + NODE_SIZE > this.nodes.length) this.nodes = grown(this.nodes, at + NODE_SIZE);
+    this.nodes[at + N_VALUE] = value;
+    this.nodes[at + N_KEY] = key;
+    if (this.openCount === this.open.length) this.open = grown(this.open, this.openCount + 1);
+    this.open[this.openCount++] = id;
+    return id;
+  }
+
+  /** Ends a collection: its children are the nodes opened since `mark`. */
+  protected close(id: number, mark: number, isMap: boolean): void {
+    const count = this.openCount - mark;
+    const slots = (this.slots = grown(this.slots, this.slotCount + count));
+    for (let i = 0; i < count; i++) slots[this.slotCount + i] = this.open[mark + i]!;
+    const at = id * NODE_SIZE;
+    this.nodes[at + N_FIRST] = this.slotCount;
+    this.nodes[at + N_COUNT] = isMap ? ~count : count;
+    this.slotCount += count;
+    this.openCount = mark;
+  }
+}
+
+/** The line (0-based) holding `offset`: the last one starting at or before it (the first starts at 0). */
+export function lineAt(lineStarts: ArrayLike<number>, offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (lineStarts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
 /** Where each value of a fast-parsed file was written: Locator's answers, from integer arrays. */
 export class FastPositions implements Positions {
   constructor(
@@ -57,16 +122,7 @@ export class FastPositions implements Positions {
     let line = this.lastLine;
     // The next source is usually a few lines further down.
     for (let ahead = 0; ahead < 16 && line + 1 < starts.length && starts[line + 1]! <= offset; ahead++) line++;
-    if (!(starts[line]! <= offset && (line + 1 === starts.length || starts[line + 1]! > offset))) {
-      let low = 0;
-      let high = starts.length - 1;
-      while (low < high) {
-        const mid = (low + high + 1) >> 1;
-        if (starts[mid]! <= offset) low = mid;
-        else high = mid - 1;
-      }
-      line = low;
-    }
+    if (!(starts[line]! <= offset && (line + 1 === starts.length || starts[line + 1]! > offset))) line = lineAt(starts, offset);
     this.lastLine = line;
     return { line: line + 1, column: offset - starts[line]! + 1 };
   }
