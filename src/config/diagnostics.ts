@@ -8,11 +8,11 @@ import path from 'node:path';
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
-  /** Path of the file as shown to the user (relative to the working directory). */
+  /** Path of the file as shown to the user: as given (relative to the working directory, or absolute). */
   file: string;
-  /** 1-based. */
+  /** 1-based; 0 (with column 0) for the file as a whole: one that does not exist or cannot be read (WHOLE_FILE). */
   line: number;
-  /** 1-based, counted in characters (UTF-16 code units). */
+  /** 1-based, counted in characters (UTF-16 code units); 0 with line 0. */
   column: number;
   message: string;
   /** Absent means 'error'. */
@@ -23,6 +23,9 @@ export interface Position {
   line: number;
   column: number;
 }
+
+/** No place in the file: it does not exist, is not a file, or could not be read. Shown as `file: message`. */
+export const WHOLE_FILE: Position = { line: 0, column: 0 };
 
 export function diag(file: string, pos: Position, message: string, severity?: Severity): Diagnostic {
   const d: Diagnostic = { file, line: pos.line, column: pos.column, message };
@@ -43,12 +46,12 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
 
 export function formatDiagnostic(d: Diagnostic): string {
   const prefix = d.severity === 'warning' ? 'warning: ' : '';
-  return `${d.file}:${d.line}:${d.column}: ${prefix}${d.message}`;
+  return d.line === 0 ? `${d.file}: ${prefix}${d.message}` : `${d.file}:${d.line}:${d.column}: ${prefix}${d.message}`;
 }
 
 /**
  * One line per diagnostic, sorted, in the `file:line:column: message` form editors and CI
- * annotate. File names are already relative to the loader's cwd; `cwd` makes absolute ones relative.
+ * annotate. File names are already as the user gave them; `cwd` makes absolute ones inside it relative.
  */
 export function formatDiagnosticLines(diagnostics: readonly Diagnostic[], cwd?: string): string[] {
   return sortDiagnostics(diagnostics).map((d) =>
@@ -63,9 +66,10 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], cwd?: stri
     .join('');
 }
 
+/** Relative to `cwd` when inside it; a file elsewhere keeps its absolute path (`../../x` helps nobody). */
 function displayRelative(file: string, cwd: string): string {
   const rel = path.relative(cwd, file);
-  return rel === '' || path.isAbsolute(rel) ? file : rel;
+  return rel === '' || path.isAbsolute(rel) || rel === '..' || rel.startsWith(`..${path.sep}`) ? file : rel;
 }
 
 /** Whitespace a terminal shows as a space, or not at all: escaped in messages, so "blank" can be seen. */

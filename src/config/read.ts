@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { diag, type Diagnostic, type Position } from './diagnostics.js';
+import { diag, WHOLE_FILE, type Diagnostic, type Position } from './diagnostics.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_CONFIG_FILE = 'monsync.yaml';
@@ -25,9 +25,16 @@ export interface SourceFile extends InputFile {
 
 const START: Position = { line: 1, column: 1 };
 
-export function displayPath(abs: string, cwd: string): string {
+/**
+ * A path as shown to the user: relative to the working directory; one given absolute stays
+ * absolute unless it is inside the working directory (`/srv/monitoring/a.yaml`, not
+ * `../../srv/monitoring/a.yaml`).
+ */
+export function displayPath(abs: string, cwd: string, givenAbsolute = false): string {
   const rel = path.relative(cwd, abs);
-  return rel === '' ? '.' : path.isAbsolute(rel) ? abs : rel;
+  if (rel === '') return '.';
+  const outside = path.isAbsolute(rel) || rel === '..' || rel.startsWith(`..${path.sep}`);
+  return path.isAbsolute(rel) || (givenAbsolute && outside) ? abs : rel;
 }
 
 function errnoMessage(err: unknown): string {
@@ -64,10 +71,10 @@ export async function resolveInputs(
   const files: InputFile[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
-  const add = (abs: string) => {
+  const add = (abs: string, givenAbsolute = false) => {
     if (seen.has(abs)) return;
     seen.add(abs);
-    files.push({ path: abs, display: displayPath(abs, cwd) });
+    files.push({ path: abs, display: displayPath(abs, cwd, givenAbsolute) });
   };
 
   if (paths.length === 0) {
@@ -79,7 +86,7 @@ export async function resolveInputs(
       diagnostics.push(
         diag(
           DEFAULT_CONFIG_FILE,
-          START,
+          WHOLE_FILE,
           `no configuration given and no ${DEFAULT_CONFIG_FILE} in ${cwd}; pass config files or directories as arguments`,
         ),
       );
@@ -89,23 +96,24 @@ export async function resolveInputs(
 
   for (const given of paths) {
     const abs = path.resolve(cwd, given);
-    const display = displayPath(abs, cwd);
+    const absolute = path.isAbsolute(given);
+    const display = displayPath(abs, cwd, absolute);
     let info;
     try {
       info = await stat(abs);
     } catch (err) {
-      diagnostics.push(diag(display, START, `cannot read: ${errnoMessage(err)}`));
+      diagnostics.push(diag(display, WHOLE_FILE, `cannot read: ${errnoMessage(err)}`));
       continue;
     }
     if (!info.isDirectory()) {
-      add(abs);
+      add(abs, absolute);
       continue;
     }
     let entries;
     try {
       entries = await readdir(abs, { withFileTypes: true });
     } catch (err) {
-      diagnostics.push(diag(display, START, `cannot read directory: ${errnoMessage(err)}`));
+      diagnostics.push(diag(display, WHOLE_FILE, `cannot read directory: ${errnoMessage(err)}`));
       continue;
     }
     const names = entries
@@ -113,10 +121,10 @@ export async function resolveInputs(
       .map((e) => e.name)
       .sort();
     if (names.length === 0) {
-      diagnostics.push(diag(display, START, json ? 'directory contains no .yaml, .yml or .json files' : 'directory contains no .yaml or .yml files'));
+      diagnostics.push(diag(display, WHOLE_FILE, json ? 'directory contains no .yaml, .yml or .json files' : 'directory contains no .yaml or .yml files'));
       continue;
     }
-    for (const name of names) add(path.join(abs, name));
+    for (const name of names) add(path.join(abs, name), absolute);
   }
   return { files, diagnostics };
 }
@@ -162,13 +170,13 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
   try {
     handle = await open(input.path, 'r');
   } catch (err) {
-    return fail(`cannot read: ${errnoMessage(err)}`);
+    return fail(`cannot read: ${errnoMessage(err)}`, WHOLE_FILE);
   }
   let bytes: Uint8Array;
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return fail('not a regular file');
-    if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`);
+    if (!info.isFile()) return fail('not a regular file', WHOLE_FILE);
+    if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
     // Read at most one byte past the limit: the file may grow between stat and read. The buffer
     // starts at the size stat gave (files are read in parallel: 5 MB each would add up).
     let buffer = Buffer.allocUnsafe(info.size + 1);
@@ -182,11 +190,11 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > MAX_FILE_BYTES) return fail(`file is too large (over ${MAX_FILE_BYTES} bytes, 5 MB)`);
+      if (length > MAX_FILE_BYTES) return fail(`file is too large (over ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
     }
     bytes = buffer.subarray(0, length);
   } catch (err) {
-    return fail(`cannot read: ${errnoMessage(err)}`);
+    return fail(`cannot read: ${errnoMessage(err)}`, WHOLE_FILE);
   } finally {
     await handle.close().catch(() => undefined);
   }

@@ -38,6 +38,6 @@ describe('monsync fmt and JSON configuration files', () => {
 
   it('a directory of JSON files alone has nothing to format: it says so', async () => {
     const dir = await writeTree({ 'gen/b.json': JSON_TEXT });
-    expect(await fmt(dir, ['gen'])).toEqual({ code: 1, out: '', err: ['gen:1:1: directory contains no .yaml or .yml files'] });
+    expect(await fmt(dir, ['gen'])).toEqual({ code: 1, out: '', err: ['gen: directory contains no .yaml or .yml files'] });
   });
 });

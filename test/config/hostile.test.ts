@@ -25,8 +25,8 @@ describe('hostile inputs', () => {
     expect(Buffer.byteLength(big)).toBeGreaterThan(MAX_FILE_BYTES);
     expect(await only({ 'big.yaml': big })).toEqual({
       file: 'big.yaml',
-      line: 1,
-      column: 1,
+      line: 0,
+      column: 0,
       message: `file is too large (${Buffer.byteLength(big)} bytes; the limit is 5242880 bytes, 5 MB)`,
     });
   });
@@ -158,7 +158,7 @@ describe('hostile inputs', () => {
   it('refuses something that is not a regular file', async () => {
     const dir = await writeTree({});
     const d = diagnosticsOf(await loadConfig(['/dev/null'], { cwd: dir, env: {} })).map(brief);
-    expect(d).toEqual([{ file: expect.stringMatching(/dev\/null$/), line: 1, column: 1, message: 'not a regular file' }]);
+    expect(d).toEqual([{ file: '/dev/null', line: 0, column: 0, message: 'not a regular file' }]);
   });
 
   it.each([

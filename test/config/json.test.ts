@@ -104,7 +104,7 @@ describe('JSON configuration files', () => {
     expect(stateOf(await loadFiles({ 'a.json': '{"version": 1}' }, { paths: ['.'] })).files).toEqual(['a.json']);
     const empty = await loadFiles({ 'x.txt': '' }, { paths: ['.'] });
     expect(diagnosticsOf(empty).map(brief)).toEqual([
-      { file: '.', line: 1, column: 1, message: 'directory contains no .yaml, .yml or .json files' },
+      { file: '.', line: 0, column: 0, message: 'directory contains no .yaml, .yml or .json files' },
     ]);
   });
 

@@ -200,7 +200,7 @@ describe('inputs', () => {
     const dir = await writeTree({});
     const [d, ...rest] = diagnosticsOf(await loadConfig([], { cwd: dir, env: {} }));
     expect(rest).toEqual([]);
-    expect(d).toMatchObject({ file: 'monsync.yaml', line: 1, column: 1 });
+    expect(d).toMatchObject({ file: 'monsync.yaml', line: 0, column: 0 });
     expect(d!.message).toBe(`no configuration given and no monsync.yaml in ${dir}; pass config files or directories as arguments`);
   });
 
@@ -209,7 +209,7 @@ describe('inputs', () => {
     ['a directory without configuration files', { 'empty/readme.md': '# hi' }, ['empty'], 'empty', 'directory contains no .yaml, .yml or .json files'],
   ])('reports %s', async (_name, files, paths, file, message) => {
     const result = await loadFiles(files, { paths });
-    expect(diagnosticsOf(result).map(brief)).toEqual([{ file, line: 1, column: 1, message }]);
+    expect(diagnosticsOf(result).map(brief)).toEqual([{ file, line: 0, column: 0, message }]);
   });
 
   it('names files outside the working directory relative to it', async () => {
