@@ -79,7 +79,7 @@ export const CHECKS = [
   },
   {
     name: 'monitor/ip-version-mismatch',
-    severity: 'error',
+    severity: 'warning',
     explanation:
       "A monitor's ip_address is an IPv4 address while ipv6 is true (IPv6 only), or an IPv6 address while delivery is over IPv4 (ipv6 false, the default): the test message cannot be delivered, so every test fails.",
     config: ipVersionMismatch,

@@ -56,10 +56,10 @@ describe('offline checks', () => {
     ]);
   });
 
-  it('monitor/ip-version-mismatch: an IPv4 address with IPv6-only delivery, an IPv6 address with IPv4 delivery; is an error by default', async () => {
+  it('monitor/ip-version-mismatch: an IPv4 address with IPv6-only delivery, an IPv6 address with IPv4 delivery', async () => {
     expect(await findings('monitor-ip-version.yaml')).toEqual([
-      'monitor-ip-version.yaml:9:5: error monitor/ip-version-mismatch: monitor "v4-on-v6" delivers over IPv6 only (ipv6: true) to the IPv4 address "192.0.2.25": every test fails',
-      'monitor-ip-version.yaml:13:5: error monitor/ip-version-mismatch: monitor "v6-on-v4" delivers over IPv4 (ipv6 not set) to the IPv6 address "2001:db8::25": every test fails',
+      'monitor-ip-version.yaml:9:5: warning monitor/ip-version-mismatch: monitor "v4-on-v6" delivers over IPv6 only (ipv6: true) to the IPv4 address "192.0.2.25": every test fails',
+      'monitor-ip-version.yaml:13:5: warning monitor/ip-version-mismatch: monitor "v6-on-v4" delivers over IPv4 (ipv6 not set) to the IPv6 address "2001:db8::25": every test fails',
     ]);
   });
 

@@ -81,7 +81,9 @@ describe('severities and silencing', () => {
   });
 
   it('--strict makes warnings block as errors do', async () => {
-    const findings = runChecks(await load('monitor-ip-version.yaml')).concat(runChecks(await load('alert-missing.yaml')));
+    const ip = await load('monitor-ip-version.yaml');
+    const raised = { ...ip, settings: { ...ip.settings, checks: { 'monitor/ip-version-mismatch': 'error' as const } } };
+    const findings = runChecks(raised).concat(runChecks(await load('alert-missing.yaml')));
     expect(blocking(findings).map((f) => f.check)).toEqual(['monitor/ip-version-mismatch', 'monitor/ip-version-mismatch']);
     expect(blocking(findings, true)).toHaveLength(4);
     expect(countFindings(findings)).toBe('2 errors, 2 warnings');

@@ -32,16 +32,19 @@ describe('validate and the checks', () => {
   });
 
   it('an error-level finding makes it invalid, --strict or not', async () => {
-    const r = await validate('monitor-ip-version.yaml');
-    expect(r.code).toBe(1);
-    expect(r.err).toHaveLength(3);
-    expect(r.err.at(-1)).toBe('Invalid: the checks found 2 errors.');
+    for (const strict of [false, true]) {
+      const r = await validate('configured.yaml', strict);
+      expect(r.code).toBe(1);
+      expect(r.err[0]).toBe('configured.yaml:14:5: error alert/missing: monitor "mx-1" has no alert; nobody is told when it fails');
+    }
   });
 
   it('settings.checks decides: a check raised to error fails validation, one turned off is not run', async () => {
     const r = await validate('configured.yaml');
     expect(r.code).toBe(1);
     expect(r.err.at(-1)).toBe('Invalid: the checks found 1 error, 1 warning.');
+    // The same check at its default severity, a warning, leaves the configuration valid.
+    expect((await validate('alert-missing.yaml')).code).toBe(0);
   });
 
   it('with no finding, --strict changes nothing (examples/small)', async () => {

@@ -103,8 +103,14 @@ describe('plan', () => {
 
 describe('apply', () => {
   it('an error-level finding stops apply before any write: the request log holds reads only', async () => {
-    // An IPv4 address with IPv6-only delivery: every test would fail (monitor/ip-version-mismatch, an error by default).
-    await ws.write('checks.yaml', config({ monitors: '  - { label: mx-v6, ip_address: 192.0.2.25, ipv6: true, alerts: [{ subject_init: v6 down, subject_term: v6 up }] }' }));
+    // An IPv4 address with IPv6-only delivery: every test would fail (monitor/ip-version-mismatch, raised to error here).
+    await ws.write(
+      'checks.yaml',
+      config({
+        settings: '  checks: { monitor/ip-version-mismatch: error }',
+        monitors: '  - { label: mx-v6, ip_address: 192.0.2.25, ipv6: true, alerts: [{ subject_init: v6 down, subject_term: v6 up }] }',
+      }),
+    );
     const before = await state(emu);
     await emu.control.clearRequests();
     const r = await cli(['apply', 'checks.yaml', '--auto-approve']);
@@ -112,7 +118,7 @@ describe('apply', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error: the checks found 1 error; no change was sent to the service\n');
     expect(r.stderr).toContain(
-      'checks.yaml:14:5: error monitor/ip-version-mismatch: monitor "mx-v6" delivers over IPv6 only (ipv6: true) to the IPv4 address "192.0.2.25": every test fails',
+      'checks.yaml:15:5: error monitor/ip-version-mismatch: monitor "mx-v6" delivers over IPv6 only (ipv6: true) to the IPv4 address "192.0.2.25": every test fails',
     );
     expect(r.stdout).not.toContain('Applying');
     const log = await emu.control.requests();
