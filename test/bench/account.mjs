@@ -26,7 +26,7 @@ export function sizes(opts = {}) {
   const monitors = opts.monitors ?? 10_000;
   return {
     monitors,
-    alertsPerMonitor: 2,
+    alertsPerMonitor: opts.alertsPerMonitor ?? 2,
     groups: opts.groups ?? 500,
     destinations: opts.destinations ?? 50,
     unmanagedSmtp: opts.unmanagedSmtp ?? 500,
@@ -58,11 +58,13 @@ function monitorSpec(i) {
 
 function alertSpecs(i, sz) {
   const label = monitorLabel(i);
-  return [
+  const all = [
     {
       subject_init: `${label} is DOWN`,
       subject_term: `${label} is UP`,
-      timeout: 15,
+      // Longer than the monitor's timer, as the checks advise (alert/timeout-at-timer): the plans
+      // measured here carry no findings, like a well-kept account.
+      timeout: monitorSpec(i).timer === 15 ? 20 : 15,
       destinations: [i % sz.destinations],
       repeat: i % 5 === 0,
     },
@@ -74,6 +76,7 @@ function alertSpecs(i, sz) {
       down_only: true,
     },
   ];
+  return all.slice(0, sz.alertsPerMonitor);
 }
 
 const groupOf = (i, sz) => i % sz.groups;
@@ -234,7 +237,7 @@ export async function seedAccount(url, objs, chunk = 2000) {
  * Writes the configuration for a scenario into `dir`: settings.yaml (settings and defaults),
  * monitors-NN.yaml (1,000 monitors each) and groups.yaml.
  *   base:    matches the seeded account exactly
- *   changed: 1% of each kind changed (100 monitors, 200 alerts, 5 groups)
+ *   changed: 1% of each kind changed (100 monitors, 200 alerts, 5 groups at the default sizes)
  *   renamed: 100 monitors renamed, with previous_labels
  */
 export function writeConfig(dir, scenario, opts = {}) {
@@ -246,7 +249,8 @@ export function writeConfig(dir, scenario, opts = {}) {
   const changedAlert = (i) => scenario === 'changed' && i % every === 7; // both alerts of 1% of monitors
   const renamed = (i) => scenario === 'renamed' && i % every === 5;
   const label = (i) => (renamed(i) ? `${monitorLabel(i)}-renamed` : monitorLabel(i));
-  const changedGroups = new Set(scenario === 'changed' ? [0, 100, 200, 300, 400].filter((g) => g < sz.groups) : []);
+  // Five groups spread over the range (0, 100, ... 400 of the default 500).
+  const changedGroups = new Set(scenario === 'changed' ? [0, 1, 2, 3, 4].map((k) => Math.floor((k * sz.groups) / 5)) : []);
 
   writeFileSync(
     join(dir, 'settings.yaml'),
@@ -275,7 +279,8 @@ export function writeConfig(dir, scenario, opts = {}) {
       lines.push(`  - label: ${y(label(i))}`);
       if (renamed(i)) lines.push(`    previous_labels: [${y(monitorLabel(i))}]`);
       lines.push(`    ip_address: ${y(s.ip_address)}`);
-      const timer = changedMonitor(i) ? (s.timer === 30 ? 20 : 30) : s.timer;
+      // Never above an alert's timeout (alert/timeout-below-timer).
+      const timer = changedMonitor(i) ? (s.timer === 5 ? 10 : 5) : s.timer;
       if (timer !== DEFAULT_TIMER) lines.push(`    timer: ${timer}`);
       if (s.time_zone !== DEFAULT_ZONE) lines.push(`    time_zone: ${s.time_zone}`);
       if (s.port !== 25) lines.push(`    port: ${s.port}`);
@@ -310,7 +315,11 @@ export function writeConfig(dir, scenario, opts = {}) {
 
   const expect = {
     base: { create: 0, update: 0, delete: 0 },
-    changed: { create: 0, update: count(sz.monitors, changedMonitor) + 2 * count(sz.monitors, changedAlert) + changedGroups.size, delete: 0 },
+    changed: {
+      create: 0,
+      update: count(sz.monitors, changedMonitor) + sz.alertsPerMonitor * count(sz.monitors, changedAlert) + changedGroups.size,
+      delete: 0,
+    },
     renamed: { create: 0, update: count(sz.monitors, renamed), delete: 0 },
   }[scenario];
   return expect;

@@ -1,15 +1,24 @@
 /**
- * `npm run bench`: the scale benchmark (issue 8).
+ * `npm run bench`: the scale benchmark (issues 8 and 20).
  *
- * Starts the emulator as its own process, seeds a large account through the control API, injects
- * a latency on every API call, and measures monsync as a real child process
- * (`node bin/monsync.js plan|apply ...`); CPU time and peak RSS come from the child itself through
- * a preloaded probe (test/bench/probe.mjs, getrusage at exit). Requests are counted by the
- * emulator's request log, not by monsync.
+ * Starts the emulator as its own process, seeds accounts through the control API and measures
+ * monsync as a real child process (`node bin/monsync.js plan|apply ...`); CPU time and peak RSS
+ * come from the child itself through a preloaded probe (test/bench/probe.mjs, getrusage at exit).
+ * Requests are counted by the emulator's request log, not by monsync.
  *
- * Options: --latency <ms> (50)  --reps <n> (3)  --monitors <n> (10000)  --creates <n> (1000)
- *          --parallelism <list> (1,8,32)  --per-resource-sample <n> (all)  --skip-apply
- *          --skip-per-resource  --out <file> (bench-results/latest.json)
+ * Three profiles of a plan, each against its own reference processes (test/bench/floor.mjs):
+ *   - loopback, 5,000 monitors (one alert each, 50 groups), no injected latency (issue 20);
+ *   - the large account: 10,000 monitors, 20,000 alerts, 500 groups, `--latency` ms per call;
+ *   - the large account over a link of `--bandwidth` Mbit/s (test/bench/throttle.mjs) and the
+ *     same latency: what a user on such a line sees.
+ * Within a profile, every repetition runs each measured process once, the reference right beside
+ * the plan, in an order that is reversed every other repetition, so a burst of load on the machine
+ * lands on both; a ratio is the median over the repetitions of the ratio within each.
+ *
+ * Options: --latency <ms> (50)  --reps <n> (5)  --monitors <n> (10000)  --small <n> (5000, 0 skips)
+ *          --bandwidth <Mbit/s> (50, 0 skips)  --creates <n> (1000)  --parallelism <list> (1,8,32)
+ *          --per-resource-sample <n> (all)  --skip-apply  --skip-per-resource
+ *          --out <file> (bench-results/latest.json)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,18 +27,24 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { control, liveObjects, seedAccount, writeApplyConfig, writeConfig } from './account.mjs';
 import { LIST_PATHS, makeGetter } from './http-get.mjs';
+import { startThrottle } from './throttle.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'bin/monsync.js');
+const FLOOR = join(ROOT, 'test/bench/floor.mjs');
 const PROBE = pathToFileURL(join(ROOT, 'test/bench/probe.mjs')).href;
 const CREDS = { MONSYNC_USERNAME: 'demo@example.com', MONSYNC_PASSWORD: 'demo-password' };
+/** The loopback account of issue 20: one alert per monitor, 50 groups. */
+const SMALL_SHAPE = { alertsPerMonitor: 1, groups: 50 };
 
 // ---- options -----------------------------------------------------------------------------------
 function parseArgs(argv) {
   const o = {
     latency: 50,
-    reps: 3,
+    reps: 5,
     monitors: 10_000,
+    small: 5000,
+    bandwidth: 50,
     creates: 1000,
     parallelism: [1, 8, 32],
     perResourceSample: null,
@@ -44,12 +59,19 @@ function parseArgs(argv) {
       if (x === undefined) throw new Error(`${a} needs a value`);
       return x;
     };
-    if (a === '--latency') o.latency = Number(v());
-    else if (a === '--reps') o.reps = Number(v());
-    else if (a === '--monitors') o.monitors = Number(v());
-    else if (a === '--creates') o.creates = Number(v());
+    const n = () => {
+      const x = Number(v());
+      if (!Number.isFinite(x) || x < 0) throw new Error(`${a} needs a number of 0 or more`);
+      return x;
+    };
+    if (a === '--latency') o.latency = n();
+    else if (a === '--reps') o.reps = Math.max(1, Math.round(n()));
+    else if (a === '--monitors') o.monitors = n();
+    else if (a === '--small') o.small = n();
+    else if (a === '--bandwidth') o.bandwidth = n();
+    else if (a === '--creates') o.creates = n();
     else if (a === '--parallelism') o.parallelism = v().split(',').map(Number);
-    else if (a === '--per-resource-sample') o.perResourceSample = Number(v());
+    else if (a === '--per-resource-sample') o.perResourceSample = n();
     else if (a === '--skip-apply') o.skipApply = true;
     else if (a === '--skip-per-resource') o.skipPerResource = true;
     else if (a === '--out') o.out = resolve(v());
@@ -140,21 +162,117 @@ async function timeEachList(url) {
   return { per };
 }
 
-async function timeDirectFetch(url, latency) {
+/** The emulator's own answer times at 0 ms latency (median of 3 after a warm-up). */
+async function emulatorTimes(url) {
+  await control(url, 'DELETE', 'faults');
+  const runs = [];
+  await timeEachList(url); // warm-up: the emulator's first answers run unoptimised code
+  for (let i = 0; i < 3; i++) runs.push(await timeEachList(url));
+  return Object.fromEntries(LIST_PATHS.map((p) => [p, { ms: median(runs.map((r) => r.per[p].ms)), bytes: runs[0].per[p].bytes }]));
+}
+
+/** The four lists fetched in parallel inside the bench process: no process start, no parsing. */
+async function timeDirectFetch(url) {
   const { get, close } = makeGetter(url, { user: CREDS.MONSYNC_USERNAME, password: CREDS.MONSYNC_PASSWORD, sockets: 4 });
-  const per = {};
   const t0 = performance.now();
-  await Promise.all(
-    LIST_PATHS.map(async (p) => {
-      const t = performance.now();
-      const body = await get(p);
-      per[p] = { ms: performance.now() - t, bytes: body.length };
-    }),
-  );
+  await Promise.all(LIST_PATHS.map((p) => get(p)));
   const ms = performance.now() - t0;
   close();
-  return { ms, per, latency };
+  return { code: 0, wall_ms: ms, cpu_ms: null, max_rss_mb: null, stdout: '', stderr: '' };
 }
+
+/** Seeds an empty account (after a reset) and writes the three configurations for it. */
+async function prepareAccount(url, work, name, opts) {
+  const t = performance.now();
+  await control(url, 'POST', 'reset', { seed: 'empty' });
+  const objs = liveObjects(opts);
+  const ids = await seedAccount(url, objs);
+  const sz = objs.sizes;
+  const expects = {};
+  for (const s of ['base', 'changed', 'renamed']) expects[s] = writeConfig(join(work, name, s), s, opts);
+  const account = {
+    managed_monitors: sz.monitors,
+    unmanaged_monitors: sz.unmanagedSmtp + sz.otherType,
+    alerts: ids.alerts.length,
+    groups: ids.groups.length,
+    destinations: ids.destinations.length,
+    seed_ms: performance.now() - t,
+  };
+  log(`seeded ${ids.monitors.length} monitors, ${ids.alerts.length} alerts, ${ids.groups.length} groups, ${ids.destinations.length} destinations in ${f0(account.seed_ms)} ms`);
+  return { objs, ids, expects, account, dir: (s) => join(work, name, s) };
+}
+
+// ---- the measured processes ------------------------------------------------------------------------
+function summaryOf(stdout) {
+  if (/No changes\. The account matches the configuration\./.test(stdout)) return { create: 0, update: 0, delete: 0 };
+  const m = /Plan: (\d+) to add, (\d+) to change, (\d+) to destroy\./.exec(stdout);
+  return m ? { create: Number(m[1]), update: Number(m[2]), delete: Number(m[3]) } : null;
+}
+const same = (a, b) => a && b && a.create === b.create && a.update === b.update && a.delete === b.delete;
+
+/** A plan as a user runs it, checked against the expected summary; with its MONSYNC_TIMINGS phases. */
+const planJob = (name, dir, url, expect) => ({
+  name,
+  async run() {
+    const r = await measure([BIN, 'plan', dir, '--url', url], { env: { MONSYNC_TIMINGS: '1' } });
+    const got = summaryOf(r.stdout);
+    if (r.code !== 0 || !same(got, expect)) {
+      throw new Error(`${name}: exit ${r.code}, plan ${JSON.stringify(got)} where ${JSON.stringify(expect)} was expected\n${r.stderr.slice(0, 2000)}`);
+    }
+    const timings = /Timings: configuration (\d+) ms, account read (\d+) ms .*diff (\d+) ms/.exec(r.stderr);
+    if (timings) r.phases = { config_ms: Number(timings[1]), account_ms: Number(timings[2]), diff_ms: Number(timings[3]) };
+    return r;
+  },
+});
+const floorJob = (name, url, parse) => ({
+  name,
+  async run() {
+    const r = await measure([FLOOR, url, ...(parse ? ['--parse'] : [])]);
+    if (r.code !== 0) throw new Error(`${name} failed: ${r.stderr}`);
+    return r;
+  },
+});
+const validateJob = (name, dir) => ({
+  name,
+  async run() {
+    const r = await measure([BIN, 'validate', dir]);
+    if (r.code !== 0) throw new Error(`validate failed: ${r.stderr.slice(0, 2000)}`);
+    return r;
+  },
+});
+const fetchJob = (name, url) => ({ name, run: () => timeDirectFetch(url) });
+
+/**
+ * Runs every job once per repetition, in an order reversed every other repetition (so drift in the
+ * machine's load lands on the plan and its references alike). Returns, per job, its runs and the
+ * medians; the requests of a job are counted by the emulator when `countUrl` is given.
+ */
+async function interleaved(jobs, reps, countUrl, label) {
+  const out = Object.fromEntries(jobs.map((j) => [j.key, { name: j.name, runs: [] }]));
+  for (let rep = 0; rep < reps; rep++) {
+    const order = rep % 2 === 0 ? jobs : [...jobs].reverse();
+    for (const j of order) {
+      if (countUrl) await clearLog(countUrl);
+      const r = await j.run();
+      if (countUrl) r.requests = await requestCount(countUrl);
+      out[j.key].runs.push({ ...r, stdout: undefined, stderr: undefined });
+    }
+    log(`${label} #${rep + 1}: ${jobs.map((j) => `${j.key} ${f0(out[j.key].runs[rep].wall_ms)}`).join(', ')} ms`);
+  }
+  for (const p of Object.values(out)) {
+    p.wall_ms = median(p.runs.map((r) => r.wall_ms));
+    p.cpu_ms = p.runs[0].cpu_ms === null ? null : median(p.runs.map((r) => r.cpu_ms));
+    p.max_rss_mb = p.runs[0].max_rss_mb === null ? null : Math.max(...p.runs.map((r) => r.max_rss_mb));
+    p.requests = p.runs[0].requests === undefined ? null : median(p.runs.map((r) => r.requests));
+    if (p.runs.every((r) => r.phases)) {
+      p.phases = Object.fromEntries(['config_ms', 'account_ms', 'diff_ms'].map((k) => [k, median(p.runs.map((r) => r.phases[k]))]));
+    }
+  }
+  return out;
+}
+
+/** The median over the repetitions of a run's wall time over the reference's in the same repetition. */
+const pairedRatio = (x, ref) => median(x.runs.map((r, i) => r.wall_ms / ref.runs[i].wall_ms));
 
 // ---- output ------------------------------------------------------------------------------------
 const f0 = (x) => (x === null || x === undefined ? '-' : Math.round(x).toLocaleString('en-US'));
@@ -168,12 +286,13 @@ function table(rows, headers) {
   return [line(headers), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function summaryOf(stdout) {
-  if (/No changes\. The account matches the configuration\./.test(stdout)) return { create: 0, update: 0, delete: 0 };
-  const m = /Plan: (\d+) to add, (\d+) to change, (\d+) to destroy\./.exec(stdout);
-  return m ? { create: Number(m[1]), update: Number(m[2]), delete: Number(m[3]) } : null;
+/** Rows of a profile: wall, x reference (paired), requests, CPU, peak. */
+function profileTable(title, rows, ref) {
+  return table(
+    rows.map((p) => [p.name, f0(p.wall_ms), p === ref ? '1.00' : f2(pairedRatio(p, ref)), f0(p.requests), f0(p.cpu_ms), f0(p.max_rss_mb)]),
+    [title, 'wall ms', 'x ref', 'requests', 'cpu ms', 'peak MB'],
+  );
 }
-const same = (a, b) => a && b && a.create === b.create && a.update === b.update && a.delete === b.delete;
 
 // ---- main ------------------------------------------------------------------------------------------
 async function main() {
@@ -181,10 +300,11 @@ async function main() {
   if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   const benchStart = performance.now();
   const load = { start: loadavg()[0], cores: cpus().length };
-  log(`monsync bench: ${o.monitors} monitors, latency ${o.latency} ms, ${o.reps} reps (load ${load.start.toFixed(2)} on ${load.cores} cores)`);
+  log(`monsync bench: ${o.monitors} monitors (and ${o.small} on loopback), latency ${o.latency} ms, ${o.bandwidth} Mbit/s, ${o.reps} reps (load ${load.start.toFixed(2)} on ${load.cores} cores)`);
   const work = mkdtempSync(join(tmpdir(), 'monsync-bench-'));
   const emu = await startEmulatorProcess();
   const url = emu.url;
+  let throttle = null;
   const onSignal = () => {
     emu.stop();
     rmSync(work, { recursive: true, force: true });
@@ -192,36 +312,9 @@ async function main() {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const result = { version: 1, date: new Date().toISOString(), commit: gitCommit(), node: process.version, options: { ...o, out: undefined }, load };
+  const result = { version: 2, date: new Date().toISOString(), commit: gitCommit(), node: process.version, options: { ...o, out: undefined }, load };
+  let large;
   try {
-    // ---- seed the large account ---------------------------------------------------------------
-    let t = performance.now();
-    const objs = liveObjects({ monitors: o.monitors });
-    const ids = await seedAccount(url, objs);
-    const sz = objs.sizes;
-    result.account = {
-      managed_monitors: sz.monitors,
-      unmanaged_monitors: sz.unmanagedSmtp + sz.otherType,
-      alerts: ids.alerts.length,
-      groups: ids.groups.length,
-      destinations: ids.destinations.length,
-      seed_ms: performance.now() - t,
-    };
-    log(`seeded ${ids.monitors.length} monitors, ${ids.alerts.length} alerts, ${ids.groups.length} groups, ${ids.destinations.length} destinations in ${f0(result.account.seed_ms)} ms`);
-    const expects = {};
-    for (const s of ['base', 'changed', 'renamed']) expects[s] = writeConfig(join(work, s), s, { monitors: o.monitors });
-
-    // ---- the emulator itself, without injected latency ---------------------------------------
-    await control(url, 'DELETE', 'faults');
-    const emuRuns = [];
-    await timeEachList(url); // warm-up: the emulator's first answers run unoptimised code
-    for (let i = 0; i < 3; i++) emuRuns.push(await timeEachList(url));
-    result.emulator = Object.fromEntries(
-      LIST_PATHS.map((p) => [p, { ms: median(emuRuns.map((r) => r.per[p].ms)), bytes: emuRuns[0].per[p].bytes }]),
-    );
-    log(`emulator list endpoints at 0 ms latency: ${LIST_PATHS.map((p) => `${p} ${f0(result.emulator[p].ms)} ms (${f1(result.emulator[p].bytes / 1e6)} MB)`).join(', ')}`);
-    await setLatency(url, o.latency);
-
     // ---- --help ----------------------------------------------------------------------------------
     const helpRuns = [];
     const nodeRuns = [];
@@ -234,79 +327,67 @@ async function main() {
     result.help = { wall_ms: median(helpRuns), node_startup_ms: median(nodeRuns), runs: helpRuns };
     log(`--help ${f0(result.help.wall_ms)} ms (node -e 0: ${f0(result.help.node_startup_ms)} ms)`);
 
-    // ---- floor -----------------------------------------------------------------------------------
-    const floorRuns = [];
-    const fetchRuns = [];
-    const parseRuns = [];
-    for (let i = 0; i < o.reps + 2; i++) {
-      await clearLog(url);
-      const r = await measure([join(ROOT, 'test/bench/floor.mjs'), url]);
-      if (r.code !== 0) throw new Error(`floor failed: ${r.stderr}`);
-      floorRuns.push({ ...r, requests: await requestCount(url) });
-      fetchRuns.push((await timeDirectFetch(url, o.latency)).ms);
-      const q = await measure([join(ROOT, 'test/bench/floor.mjs'), url, '--parse']);
-      if (q.code !== 0) throw new Error(`floor --parse failed: ${q.stderr}`);
-      parseRuns.push(q);
+    // ---- loopback, 5,000 monitors (issue 20) --------------------------------------------------------
+    if (o.small > 0) {
+      const acc = await prepareAccount(url, work, 'small', { monitors: o.small, ...SMALL_SHAPE });
+      const emulator = await emulatorTimes(url);
+      const rows = await interleaved(
+        [
+          { key: 'plan', ...planJob('plan, no changes', acc.dir('base'), url, acc.expects.base) },
+          { key: 'ref', ...floorJob('reference: fetch and JSON.parse the 4 lists (process)', url, true) },
+        ],
+        o.reps,
+        url,
+        `loopback ${o.small}`,
+      );
+      result.small = { account: acc.account, latency_ms: 0, emulator, rows, ratio: pairedRatio(rows.plan, rows.ref) };
     }
-    result.floor_parse = {
-      wall_ms: median(parseRuns.map((r) => r.wall_ms)),
-      cpu_ms: median(parseRuns.map((r) => r.cpu_ms)),
-      max_rss_mb: median(parseRuns.map((r) => r.max_rss_mb)),
-    };
-    result.floor = {
-      wall_ms: median(floorRuns.map((r) => r.wall_ms)),
-      fetch_only_ms: median(fetchRuns),
-      cpu_ms: median(floorRuns.map((r) => r.cpu_ms)),
-      max_rss_mb: median(floorRuns.map((r) => r.max_rss_mb)),
-      requests: floorRuns[0].requests,
-    };
-    log(`floor: process ${f0(result.floor.wall_ms)} ms, fetch only ${f0(result.floor.fetch_only_ms)} ms, fetch and JSON.parse ${f0(result.floor_parse.wall_ms)} ms`);
 
-    // ---- the configuration alone (validate: same files, no network) -----------------------------
-    const validateRuns = [];
-    for (let i = 0; i < o.reps; i++) {
-      const r = await measure([BIN, 'validate', join(work, 'base')]);
-      if (r.code !== 0) throw new Error(`validate failed: ${r.stderr.slice(0, 2000)}`);
-      validateRuns.push(r);
-    }
-    result.validate = {
-      wall_ms: median(validateRuns.map((r) => r.wall_ms)),
-      cpu_ms: median(validateRuns.map((r) => r.cpu_ms)),
-      max_rss_mb: Math.max(...validateRuns.map((r) => r.max_rss_mb)),
-    };
-    log(`validate (config load only): ${f0(result.validate.wall_ms)} ms, cpu ${f0(result.validate.cpu_ms)} ms, peak ${f0(result.validate.max_rss_mb)} MB`);
+    // ---- the large account, loopback with latency ---------------------------------------------------
+    large = await prepareAccount(url, work, 'large', { monitors: o.monitors });
+    result.account = large.account;
+    result.emulator = await emulatorTimes(url);
+    log(`emulator list endpoints at 0 ms latency: ${LIST_PATHS.map((p) => `${p} ${f0(result.emulator[p].ms)} ms (${f1(result.emulator[p].bytes / 1e6)} MB)`).join(', ')}`);
+    await setLatency(url, o.latency);
+    const rows = await interleaved(
+      [
+        { key: 'base', ...planJob('plan, no changes', large.dir('base'), url, large.expects.base) },
+        { key: 'ref', ...floorJob('reference: fetch and JSON.parse the 4 lists (process)', url, true) },
+        { key: 'changed', ...planJob('plan, 1% changed', large.dir('changed'), url, large.expects.changed) },
+        { key: 'floor', ...floorJob('floor: fetch the 4 lists (process)', url, false) },
+        { key: 'renamed', ...planJob('plan, 100 renamed', large.dir('renamed'), url, large.expects.renamed) },
+        { key: 'fetch', ...fetchJob('floor: fetch the 4 lists (in bench)', url) },
+        { key: 'validate', ...validateJob('validate: load the YAML only, no network', large.dir('base')) },
+      ],
+      o.reps,
+      url,
+      `large ${o.monitors}`,
+    );
+    result.large = { latency_ms: o.latency, rows };
 
-    // ---- plans -----------------------------------------------------------------------------------
-    result.plans = {};
-    const planNames = { base: 'plan, no changes', changed: 'plan, 1% changed', renamed: 'plan, 100 renamed' };
-    for (let rep = 0; rep < o.reps; rep++) {
-      // Scenarios interleaved, so a burst of load on the machine does not land on one of them only.
-      for (const s of ['base', 'changed', 'renamed']) {
-        await clearLog(url);
-        const r = await measure([BIN, 'plan', join(work, s), '--url', url], { env: { MONSYNC_TIMINGS: '1' } });
-        const got = summaryOf(r.stdout);
-        const timings = /Timings: configuration (\d+) ms, account read (\d+) ms .*diff (\d+) ms/.exec(r.stderr);
-        if (timings) r.phases = { config_ms: Number(timings[1]), account_ms: Number(timings[2]), diff_ms: Number(timings[3]) };
-        if (r.code !== 0 || !same(got, expects[s])) {
-          throw new Error(`${planNames[s]}: exit ${r.code}, plan ${JSON.stringify(got)} where ${JSON.stringify(expects[s])} was expected\n${r.stderr.slice(0, 2000)}`);
-        }
-        (result.plans[s] ??= { name: planNames[s], runs: [] }).runs.push({ ...r, stdout: undefined, stderr: undefined, requests: await requestCount(url) });
-        log(`${planNames[s]} #${rep + 1}: ${f0(r.wall_ms)} ms, cpu ${f0(r.cpu_ms)} ms, peak ${f0(r.max_rss_mb)} MB`);
-      }
-    }
-    for (const p of Object.values(result.plans)) {
-      p.wall_ms = median(p.runs.map((r) => r.wall_ms));
-      p.cpu_ms = median(p.runs.map((r) => r.cpu_ms));
-      p.max_rss_mb = Math.max(...p.runs.map((r) => r.max_rss_mb));
-      p.requests = median(p.runs.map((r) => r.requests));
-      if (p.runs.every((r) => r.phases)) {
-        p.phases = Object.fromEntries(['config_ms', 'account_ms', 'diff_ms'].map((k) => [k, median(p.runs.map((r) => r.phases[k]))]));
-      }
+    // ---- the large account over a limited link ------------------------------------------------------
+    if (o.bandwidth > 0) {
+      throttle = await startThrottle(url, o.bandwidth * 1e6);
+      const wan = await interleaved(
+        [
+          { key: 'plan', ...planJob('plan, no changes', large.dir('base'), throttle.url, large.expects.base) },
+          { key: 'ref', ...floorJob('reference: fetch and JSON.parse the 4 lists (process)', throttle.url, true) },
+          { key: 'fetch', ...fetchJob('floor: fetch the 4 lists (in bench)', throttle.url) },
+        ],
+        o.reps,
+        url,
+        `${o.bandwidth} Mbit/s`,
+      );
+      const bytes = LIST_PATHS.reduce((n, p) => n + result.emulator[p].bytes, 0);
+      result.wan = { bandwidth_mbit: o.bandwidth, latency_ms: o.latency, bytes, wire_ms: (bytes * 8 * 1000) / (o.bandwidth * 1e6), rows: wan };
+      await throttle.close();
+      throttle = null;
     }
 
     // ---- one read per managed resource -----------------------------------------------------------
     if (!o.skipPerResource) {
-      const managed = ids.monitors.slice(0, sz.monitors);
+      const { ids, objs } = large;
+      const managed = ids.monitors.slice(0, objs.sizes.monitors);
       let paths = [
         ...managed.map((id) => `/v1/Config/Monitor/${id}/`),
         ...ids.alerts.map((id) => `/v1/Config/Alert/${id}/`),
@@ -346,7 +427,7 @@ async function main() {
       const plan = writeApplyConfig(applyDir, o.creates);
       for (const p of o.parallelism) {
         await control(url, 'POST', 'reset', { seed: 'empty' });
-        await seedAccount(url, { destinations: objs.destinations, monitors: [], alerts: [], groups: [] });
+        await seedAccount(url, { destinations: large.objs.destinations, monitors: [], alerts: [], groups: [] });
         await setLatency(url, o.latency);
         await clearLog(url);
         log(`apply of ${o.creates} creates at parallelism ${p} ...`);
@@ -383,6 +464,7 @@ async function main() {
       }
     }
   } finally {
+    await throttle?.close();
     emu.stop();
     rmSync(work, { recursive: true, force: true });
   }
@@ -390,15 +472,26 @@ async function main() {
   result.total_s = (performance.now() - benchStart) / 1000;
 
   // ---- targets -------------------------------------------------------------------------------------
-  const big = result.plans.base;
-  const worstPlan = Math.max(...Object.values(result.plans).map((p) => p.wall_ms));
-  const peak = Math.max(...Object.values(result.plans).map((p) => p.max_rss_mb), ...(result.apply ?? []).map((a) => a.max_rss_mb));
+  const L = result.large.rows;
+  const plans = [L.base, L.changed, L.renamed];
+  const worstPlan = plans.reduce((a, b) => (b.wall_ms > a.wall_ms ? b : a));
+  const worstRefRatio = Math.max(...plans.map((p) => pairedRatio(p, L.ref)));
+  const worstFloorRatio = Math.max(...plans.map((p) => pairedRatio(p, L.floor)));
+  const monsyncRows = [...plans, L.validate, ...(result.small ? [result.small.rows.plan] : []), ...(result.wan ? [result.wan.rows.plan] : [])];
+  const peak = Math.max(...monsyncRows.map((p) => p.max_rss_mb), ...(result.apply ?? []).map((a) => a.max_rss_mb));
   const ap8 = (result.apply ?? []).find((a) => a.parallelism === 8);
   const targets = [
-    { target: 'plan (no changes) <= 1.3 x floor (process)', value: big.wall_ms / result.floor.wall_ms, limit: 1.3 },
-    { target: 'plan (slowest scenario) <= 1.3 x floor (process)', value: worstPlan / result.floor.wall_ms, limit: 1.3 },
+    ...(result.small
+      ? [
+          { target: `plan of ${f0(o.small)} (loopback) <= 2.0 x reference`, value: result.small.ratio, limit: 2 },
+          { target: `plan of ${f0(o.small)} (loopback) <= 1.5 x reference (stretch)`, value: result.small.ratio, limit: 1.5 },
+        ]
+      : []),
+    { target: `plan of ${f0(o.monitors)} (slowest scenario) <= 2.0 x reference`, value: worstRefRatio, limit: 2 },
+    ...(result.wan ? [{ target: `plan of ${f0(o.monitors)} at ${o.bandwidth} Mbit/s <= 2.0 x reference`, value: pairedRatio(result.wan.rows.plan, result.wan.rows.ref), limit: 2 }] : []),
+    { target: `plan of ${f0(o.monitors)} (slowest scenario) <= 1.3 x floor (process)`, value: worstFloorRatio, limit: 1.3 },
     ...(result.per_resource
-      ? [{ target: 'plan (slowest scenario) >= 10x faster than one read per resource', value: result.per_resource.wall_ms / worstPlan, limit: 10, atLeast: true }]
+      ? [{ target: 'plan (slowest scenario) >= 10x faster than one read per resource', value: result.per_resource.wall_ms / worstPlan.wall_ms, limit: 10, atLeast: true }]
       : []),
     ...(ap8 ? [{ target: 'apply at parallelism 8 <= 1.25 x bound', value: ap8.ratio, limit: 1.25 }] : []),
     { target: 'peak memory of monsync < 300 MB', value: peak, limit: 300, unit: 'MB' },
@@ -407,42 +500,30 @@ async function main() {
   result.targets = targets;
 
   // ---- print -----------------------------------------------------------------------------------------
-  const planRows = Object.values(result.plans).map((p) => [
-    p.name,
-    f0(p.wall_ms),
-    f2(p.wall_ms / result.floor.wall_ms),
-    f2(p.wall_ms / result.floor.fetch_only_ms),
-    f0(p.requests),
-    f0(p.cpu_ms),
-    f0(p.max_rss_mb),
-  ]);
-  planRows.push(['validate: load the YAML only, no network', f0(result.validate.wall_ms), f2(result.validate.wall_ms / result.floor.wall_ms), f2(result.validate.wall_ms / result.floor.fetch_only_ms), '0', f0(result.validate.cpu_ms), f0(result.validate.max_rss_mb)]);
-  planRows.push(['floor: fetch the 4 lists (process)', f0(result.floor.wall_ms), '1.00', f2(result.floor.wall_ms / result.floor.fetch_only_ms), f0(result.floor.requests), f0(result.floor.cpu_ms), f0(result.floor.max_rss_mb)]);
-  planRows.push(['reference: fetch and JSON.parse the 4 lists (process)', f0(result.floor_parse.wall_ms), f2(result.floor_parse.wall_ms / result.floor.wall_ms), f2(result.floor_parse.wall_ms / result.floor.fetch_only_ms), '4', f0(result.floor_parse.cpu_ms), f0(result.floor_parse.max_rss_mb)]);
-  planRows.push(['floor: fetch the 4 lists (in bench)', f0(result.floor.fetch_only_ms), f2(result.floor.fetch_only_ms / result.floor.wall_ms), '1.00', '4', '-', '-']);
-  if (result.per_resource) {
-    const pr = result.per_resource;
-    planRows.push([
-      `one read per resource, p=10${pr.extrapolated ? ' (scaled)' : ''}`,
-      f0(pr.wall_ms),
-      f2(pr.wall_ms / result.floor.wall_ms),
-      f2(pr.wall_ms / result.floor.fetch_only_ms),
-      f0(pr.requests),
-      f0(pr.cpu_ms),
-      f0(pr.max_rss_mb),
-    ]);
-  }
   const lines = [];
   lines.push('');
-  lines.push(
-    `monsync scale benchmark: ${result.account.managed_monitors} managed + ${result.account.unmanaged_monitors} unmanaged monitors, ` +
-      `${result.account.alerts} alerts, ${result.account.groups} groups, ${result.account.destinations} destinations; ` +
-      `latency ${o.latency} ms per request; median of ${o.reps}`,
-  );
+  lines.push(`monsync scale benchmark, median of ${o.reps}; x ref = median over the repetitions of wall / the reference's wall in the same repetition`);
   lines.push(`commit ${result.commit ?? '?'}, node ${process.version}, ${load.cores} cores, load average ${f2(load.start)} at start, ${f2(result.load.end)} at end`);
+  if (result.small) {
+    const a = result.small.account;
+    lines.push('');
+    lines.push(`loopback, no injected latency: ${a.managed_monitors} managed + ${a.unmanaged_monitors} unmanaged monitors, ${a.alerts} alerts, ${a.groups} groups`);
+    lines.push(profileTable(`plan of ${f0(a.managed_monitors)}`, Object.values(result.small.rows), result.small.rows.ref));
+  }
+  const a = result.account;
   lines.push('');
-  lines.push(table(planRows, ['plan of the large account', 'wall ms', 'x floor', 'x fetch', 'requests', 'cpu ms', 'peak MB']));
-  const phased = Object.values(result.plans).filter((p) => p.phases);
+  lines.push(
+    `large account: ${a.managed_monitors} managed + ${a.unmanaged_monitors} unmanaged monitors, ${a.alerts} alerts, ${a.groups} groups, ` +
+      `${a.destinations} destinations; latency ${o.latency} ms per request`,
+  );
+  const largeRows = [L.base, L.changed, L.renamed, L.validate, L.floor, L.ref, L.fetch];
+  lines.push(
+    table(
+      largeRows.map((p) => [p.name, f0(p.wall_ms), f2(pairedRatio(p, L.ref)), f2(pairedRatio(p, L.floor)), f0(p.requests), f0(p.cpu_ms), f0(p.max_rss_mb)]),
+      [`plan of ${f0(a.managed_monitors)}`, 'wall ms', 'x ref', 'x floor', 'requests', 'cpu ms', 'peak MB'],
+    ),
+  );
+  const phased = plans.filter((p) => p.phases);
   if (phased.length) {
     lines.push('');
     lines.push(
@@ -452,20 +533,31 @@ async function main() {
       ),
     );
   }
+  if (result.wan) {
+    const w = result.wan;
+    lines.push('');
+    lines.push(`the large account over a ${w.bandwidth_mbit} Mbit/s link, latency ${w.latency_ms} ms: ${f1(w.bytes / 1e6)} MB of lists, ${f0(w.wire_ms)} ms on the wire`);
+    lines.push(profileTable(`plan of ${f0(a.managed_monitors)}, ${w.bandwidth_mbit} Mbit/s`, Object.values(w.rows), w.rows.ref));
+  }
+  if (result.per_resource) {
+    const pr = result.per_resource;
+    lines.push('');
+    lines.push(`one read per resource, p=10${pr.extrapolated ? ' (scaled)' : ''}: ${f0(pr.wall_ms)} ms, ${f0(pr.requests)} requests, cpu ${f0(pr.cpu_ms)} ms, peak ${f0(pr.max_rss_mb)} MB`);
+  }
   if (result.apply) {
     lines.push('');
     lines.push(
       table(
-        result.apply.map((a) => [
-          `apply ${a.creates} creates, p=${a.parallelism}`,
-          f0(a.wall_ms),
-          f0(a.requests),
-          f0(a.bound_ms),
-          f2(a.ratio),
-          f0(a.engine_ms),
-          f2(a.engine_ratio),
-          f0(a.cpu_ms),
-          f0(a.max_rss_mb),
+        result.apply.map((x) => [
+          `apply ${x.creates} creates, p=${x.parallelism}`,
+          f0(x.wall_ms),
+          f0(x.requests),
+          f0(x.bound_ms),
+          f2(x.ratio),
+          f0(x.engine_ms),
+          f2(x.engine_ratio),
+          f0(x.cpu_ms),
+          f0(x.max_rss_mb),
         ]),
         ['apply (whole process)', 'wall ms', 'requests', 'bound ms', 'x bound', 'engine ms', 'x engine bound', 'cpu ms', 'peak MB'],
       ),
@@ -498,16 +590,19 @@ async function main() {
       const prev = JSON.parse(readFileSync(o.out, 'utf8'));
       const cmp = [];
       const po = prev.options ?? {};
-      if (po.monitors !== o.monitors || po.latency !== o.latency || po.creates !== o.creates) {
-        throw new Error('the previous run measured another account or latency');
+      if (prev.version !== result.version) throw new Error('the previous run was made by another version of the bench');
+      if (po.monitors !== o.monitors || po.latency !== o.latency || po.creates !== o.creates || po.small !== o.small || po.bandwidth !== o.bandwidth) {
+        throw new Error('the previous run measured another account, latency or link');
       }
-      for (const [k, p] of Object.entries(result.plans)) {
-        const q = prev.plans?.[k];
-        if (q) cmp.push([p.name, f0(q.wall_ms), f0(p.wall_ms), f2(p.wall_ms / q.wall_ms)]);
-      }
-      for (const a of result.apply ?? []) {
-        const q = prev.apply?.find((x) => x.parallelism === a.parallelism);
-        if (q) cmp.push([`apply p=${a.parallelism}`, f0(q.wall_ms), f0(a.wall_ms), f2(a.wall_ms / q.wall_ms)]);
+      const pairs = [
+        ...(result.small && prev.small ? [[`loopback ${f0(o.small)}: plan`, prev.small.rows.plan, result.small.rows.plan]] : []),
+        ...['base', 'changed', 'renamed'].map((k) => [L[k].name, prev.large?.rows?.[k], L[k]]),
+        ...(result.wan && prev.wan ? [[`${o.bandwidth} Mbit/s: plan`, prev.wan.rows.plan, result.wan.rows.plan]] : []),
+      ];
+      for (const [name, q, p] of pairs) if (q) cmp.push([name, f0(q.wall_ms), f0(p.wall_ms), f2(p.wall_ms / q.wall_ms)]);
+      for (const x of result.apply ?? []) {
+        const q = prev.apply?.find((y) => y.parallelism === x.parallelism);
+        if (q) cmp.push([`apply p=${x.parallelism}`, f0(q.wall_ms), f0(x.wall_ms), f2(x.wall_ms / q.wall_ms)]);
       }
       if (cmp.length) {
         process.stdout.write(`\ncompared with the previous run (${prev.date}):\n${table(cmp, ['', 'before ms', 'now ms', 'now / before'])}\n`);
