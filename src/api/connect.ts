@@ -4,7 +4,7 @@
  * problem is a UserError naming the variable or flag, never echoing a credential. The environment is
  * a parameter: the CLI passes process.env, tests their own.
  */
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import { MonitoringClient } from './client.js';
 import { clientOptionsFromEnv } from './config.js';
 import { ApiError } from './errors.js';
@@ -30,7 +30,7 @@ export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoic
     return new MonitoringClient(
       clientOptionsFromEnv(env, {
         ...(opts.url !== undefined && { url: opts.url }),
-        ...(opts.timeout !== undefined && { timeoutMs: seconds(opts.timeout, '--timeout') * 1000 }),
+        ...(opts.timeout !== undefined && { timeoutMs: timeoutSeconds(opts.timeout) * 1000 }),
         ...(choices.concurrency !== undefined && { concurrency: choices.concurrency }),
         ...(choices.oauthSuffices && { oauthSuffices: true }),
       }),
@@ -42,8 +42,13 @@ export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoic
   }
 }
 
+/** The value of --timeout, in seconds; a UsageError unless it is a positive number. */
+export function timeoutSeconds(value: string): number {
+  return seconds(value, '--timeout');
+}
+
 function seconds(value: string, flag: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UserError(`${flag} must be a positive number of seconds, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got "${value}"`);
   return n;
 }

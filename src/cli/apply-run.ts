@@ -8,7 +8,7 @@ import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../plan/types.js';
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import { redact } from '../util/redact.js';
 import { readAccount } from '../workflow/account.js';
@@ -39,11 +39,11 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
   let live: LiveState;
   let desired: DesiredState | null = null;
   if (opts.plan) {
-    if (paths.length > 0) throw new UserError('give either configuration paths or --plan FILE, not both');
+    if (paths.length > 0) throw new UsageError('give either configuration paths or --plan FILE, not both');
     // The saved plan fixed its targets and pruning when it was made: silently running all of it would
     // do more than a `--target` on the command line says.
     if ((opts.target?.length ?? 0) > 0 || opts.prune) {
-      throw new UserError('--target and --prune cannot be combined with --plan FILE: the saved plan already fixed them; run plan again with them');
+      throw new UsageError('--target and --prune cannot be combined with --plan FILE: the saved plan already fixed them; run plan again with them');
     }
     api = (await import('../api/connect.js')).connect(opts, io.env, { concurrency });
     ({ plan, live } = await loadSavedPlan(api, opts.plan, io));
@@ -257,7 +257,7 @@ function managedCount(live: LiveState, owner: string): number {
 
 function parseNonNegativeInt(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UserError(`${flag} must be a whole number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
   return n;
 }
 

@@ -2,12 +2,19 @@
  * Options and plumbing shared by the commands that talk to the service.
  */
 import type { Command } from 'commander';
-import { UserError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 
 export function addConnectionOptions(cmd: Command): Command {
-  return cmd
-    .option('--url <url>', 'base URL of the service (default: $MONSYNC_URL)')
-    .option('--timeout <seconds>', 'timeout of each request, in seconds', '30');
+  return (
+    cmd
+      .option('--url <url>', 'base URL of the service (default: $MONSYNC_URL)')
+      .option('--timeout <seconds>', 'timeout of each request, in seconds', '30')
+      // A usage error, so before the command reads anything (the client is built later, lazily).
+      .hook('preAction', async (self) => {
+        const { timeout } = self.opts<{ timeout?: string }>();
+        if (timeout !== undefined) (await import('../api/connect.js')).timeoutSeconds(timeout);
+      })
+  );
 }
 
 /**
@@ -29,7 +36,7 @@ export function rootOf(cmd: Command): Command {
 
 export function parsePositiveInt(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} must be a whole number of at least 1, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${value}"`);
   return n;
 }
 

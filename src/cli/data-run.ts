@@ -4,7 +4,7 @@ import { parseDuration } from '../ops/duration.js';
 import type { CommandIo } from './output.js';
 import { resolveMonitor } from '../ops/resolve.js';
 import { renderDataJson, renderDataText } from '../render/ops-data.js';
-import { UserError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 
 export interface DataOptions extends ConnectionOptions {
   since: string;
@@ -18,7 +18,7 @@ type Average = (typeof AVERAGES)[number];
 export async function runData(label: string, opts: DataOptions, io: CommandIo): Promise<number> {
   const sinceSeconds = parseDuration(opts.since, '--since');
   const average = opts.average as Average;
-  if (!AVERAGES.includes(average)) throw new UserError(`--average must be raw, hour or day, got "${opts.average}"`);
+  if (!AVERAGES.includes(average)) throw new UsageError(`--average must be raw, hour or day, got "${opts.average}"`);
   const api = connect(opts, io.env);
   try {
     const monitor = resolveMonitor(label, await api.listMonitors());

@@ -6,7 +6,7 @@ import { EmulatorControl, type EmulatorControlApi } from '../ops/emulator-contro
 import type { CommandIo } from './output.js';
 import { renderDrillText } from '../render/ops-drill.js';
 import { parsePositiveInt } from './common.js';
-import { UserError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 
 export interface DrillCliOptions extends ConnectionOptions {
   minutes: string;
@@ -23,7 +23,7 @@ export async function runDrillCommand(
   controlFor: (baseUrl: string) => Promise<EmulatorControlApi> = (baseUrl) => EmulatorControl.connect(baseUrl),
 ): Promise<number> {
   const minutes = parsePositiveInt(opts.minutes, '--minutes');
-  if (minutes > MAX_MINUTES) throw new UserError(`--minutes must be at most ${MAX_MINUTES} (a day), got ${minutes}`);
+  if (minutes > MAX_MINUTES) throw new UsageError(`--minutes must be at most ${MAX_MINUTES} (a day), got ${minutes}`);
   const api = connect(opts, io.env);
   try {
     // Refused before any API call when the target is not a local emulator.

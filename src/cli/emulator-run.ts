@@ -6,7 +6,7 @@
 import { DEFAULT_CREDENTIALS, EmulatorStartError, StateFileError, startEmulator } from '../emulator/index.js';
 import { isSeedName } from '../emulator/seed.js';
 import type { AccountCopy } from '../ops/clone.js';
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import type { CommandIo } from './output.js';
 
@@ -24,14 +24,14 @@ export interface EmulatorCommandOptions {
 function parseFailureRate(v: string): number {
   const n = Number(v);
   if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
-    throw new UserError(`--failure-rate must be a number from 0 to 1, got "${v}"`, { exitCode: 2 });
+    throw new UsageError(`--failure-rate must be a number from 0 to 1, got "${v}"`);
   }
   return n;
 }
 
 function parsePort(v: string): number {
   if (!/^\d{1,5}$/.test(v.trim()) || Number(v) > 65535) {
-    throw new UserError(`--port must be a number from 0 to 65535 (0 picks a free port), got "${v}"`, { exitCode: 2 });
+    throw new UsageError(`--port must be a number from 0 to 65535 (0 picks a free port), got "${v}"`);
   }
   return Number(v);
 }
@@ -51,8 +51,8 @@ async function cloneAccount(url: string, io: CommandIo): Promise<{ copy: Account
 
 export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CommandIo): Promise<void> {
   const port = parsePort(opts.port);
-  if (!isSeedName(opts.seed)) throw new UserError(`--seed must be default or empty, got "${opts.seed}"`, { exitCode: 2 });
-  if (opts.host.trim() === '') throw new UserError('--host must not be empty', { exitCode: 2 });
+  if (!isSeedName(opts.seed)) throw new UsageError(`--seed must be default or empty, got "${opts.seed}"`);
+  if (opts.host.trim() === '') throw new UsageError('--host must not be empty');
   const failureRate = opts.failureRate === undefined ? undefined : parseFailureRate(opts.failureRate);
   const account = opts.cloneFrom === undefined ? undefined : await cloneAccount(opts.cloneFrom, io);
 

@@ -9,7 +9,7 @@ import { connect, type ConnectionOptions } from '../api/connect.js';
 import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from '../export/index.js';
 import { schemaRefFor } from '../export/schema-path.js';
 import { AccountContradictionError } from '../plan/consistency.js';
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import { readAccount } from '../workflow/account.js';
 import type { CommandIo } from './output.js';
@@ -27,7 +27,7 @@ type Target = { kind: 'stdout' } | { kind: 'file'; path: string } | { kind: 'dir
 export async function runExport(opts: ExportOptions, io: CommandIo): Promise<number> {
   const shown = (path: string) => shownFrom(io.cwd, path);
   const target = outTarget(opts.out, io.cwd);
-  if (!opts.owner.trim()) throw new UserError('--owner must not be empty');
+  if (!opts.owner.trim()) throw new UsageError('--owner must not be empty');
   // Refuse before reading the account: a slow read followed by "file exists" wastes the user's time.
   if (target.kind === 'file' && existsSync(target.path) && !opts.force) {
     throw new UserError(`${shown(target.path)} exists; give --force to overwrite it`);
@@ -96,7 +96,7 @@ export async function runExport(opts: ExportOptions, io: CommandIo): Promise<num
 /** `--out x.yaml` is a file; an existing directory, a trailing slash or no extension is a directory. */
 function outTarget(out: string | undefined, cwd: string): Target {
   if (out === undefined || out === '-') return { kind: 'stdout' };
-  if (out.trim() === '') throw new UserError('--out needs a file or directory name');
+  if (out.trim() === '') throw new UsageError('--out needs a file or directory name');
   const path = resolve(cwd, out);
   if (existsSync(path)) return statSync(path).isDirectory() ? { kind: 'dir', path } : { kind: 'file', path };
   if (/[\\/]$/.test(out) || extname(out) === '') return { kind: 'dir', path };

@@ -4,10 +4,13 @@
  * almost nothing.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ExitCode, UserError } from '../util/errors.js';
+import { ExitCode, UsageError, UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { registerCommands } from './commands.js';
+
+/** After every usage error, commander's and ours (UsageError). */
+const USAGE_HINT = '(run with --help for usage)';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command();
@@ -23,7 +26,7 @@ export async function main(argv: string[]): Promise<number> {
         'trace',
       ]),
     )
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError(USAGE_HINT)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => process.stdout.write(s),
@@ -40,22 +43,30 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
-    return reportError(err);
+    // `plan --detailed-exitcode` says "changes" with 2: there a usage error must not look like one.
+    return reportError(err, argv.includes('--detailed-exitcode') ? 1 : USAGE_EXIT);
   }
 }
 
-export function reportError(err: unknown): number {
+/** The exit code of every usage error, commander's and ours (README, "Commands"). */
+export const USAGE_EXIT = 2;
+
+export function reportError(err: unknown, usageExit = USAGE_EXIT): number {
   if (err instanceof CommanderError) {
     // Commander already printed help or the usage error.
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
       return 0;
     }
-    return err.exitCode === 0 ? 0 : 2;
+    return err.exitCode === 0 ? 0 : usageExit;
   }
   if (err instanceof ExitCode) return err.code;
   if (err instanceof UserError) {
     process.stderr.write(`Error: ${redact(err.message)}\n`);
     for (const line of err.details) process.stderr.write(`${redact(line)}\n`);
+    if (err instanceof UsageError) {
+      process.stderr.write(`${USAGE_HINT}\n`);
+      return usageExit;
+    }
     return err.exitCode;
   }
   if (err instanceof Error && err.name === 'ApiError') {

@@ -1,6 +1,6 @@
 /** `monsync plan`: the plan on stdout as text, JSON or Markdown, optionally saved for `apply --plan`. */
 import type { ConnectionOptions } from '../api/connect.js';
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import { planFlow } from '../workflow/plan.js';
 import type { CommandIo } from './output.js';
 import { printProgress } from './progress.js';
@@ -18,7 +18,7 @@ export interface PlanOptions extends ConnectionOptions {
 export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo): Promise<number> {
   const format = opts.json ? 'json' : (opts.format ?? 'text');
   if (!['text', 'json', 'markdown'].includes(format)) {
-    throw new UserError(`--format must be text, json or markdown, got "${format}"`);
+    throw new UsageError(`--format must be text, json or markdown, got "${format}"`);
   }
   const { plan } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env), {
     paths,

@@ -4,7 +4,7 @@
  * later CI step sees exactly what `apply --plan FILE` would do. A file that is not a valid saved
  * plan is refused with the saved-plan reader's message, exit 1.
  */
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import type { CommandIo } from './output.js';
 
 export interface ShowOptions {
@@ -16,7 +16,7 @@ export interface ShowOptions {
 export async function renderSavedPlan(file: string, opts: ShowOptions & { color?: boolean }): Promise<string> {
   const format = opts.json ? 'json' : (opts.format ?? 'text');
   if (!['text', 'json', 'markdown'].includes(format)) {
-    throw new UserError(`--format must be text, json or markdown, got "${format}"`);
+    throw new UsageError(`--format must be text, json or markdown, got "${format}"`);
   }
   const { readSavedPlan } = await import('../apply/saved-plan.js');
   const saved = await readSavedPlan(file);

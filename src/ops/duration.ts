@@ -2,10 +2,10 @@
  * Durations as operators type them (`90s`, `30m`, `2h`, `1d`, `1h30m`; a bare number is seconds)
  * and as monsync prints them (`29m 40s`). Whole seconds only: the pause endpoints take an integer.
  */
-import { UserError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 
 /** A UserError, so main() prints the message (exit 1) rather than a stack. */
-export class DurationError extends UserError {}
+export class DurationError extends UsageError {}
 
 const UNIT_SECONDS = { d: 86_400, h: 3_600, m: 60, s: 1 } as const;
 type Unit = keyof typeof UNIT_SECONDS;

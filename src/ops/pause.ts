@@ -3,7 +3,7 @@
  * resume them (API 4.6), and the list of current pauses with labels and subjects.
  */
 import type { MonitoringApi, PausedAlert } from '../api/types.js';
-import { UserError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 import type { Alert, Monitor } from '../model/live.js';
 import { readConsistently } from '../plan/consistency.js';
 import { resolveAlertRef, resolveMonitor, type ResolvedAlert } from './resolve.js';
@@ -18,8 +18,8 @@ export type Targets = { kind: 'all' } | { kind: 'some'; monitors: Monitor[]; ale
 
 export function targetsGiven(opts: TargetOptions, verb: 'pause' | 'resume'): 'all' | 'some' {
   const some = (opts.monitor?.length ?? 0) + (opts.alert?.length ?? 0) > 0;
-  if (opts.all && some) throw new UserError(`--all ${verb}s every alert: give it alone, without --monitor or --alert`);
-  if (!opts.all && !some) throw new UserError(`say what to ${verb}: --monitor LABEL (repeatable), --alert MONITOR:SUBJECT or --all`);
+  if (opts.all && some) throw new UsageError(`--all ${verb}s every alert: give it alone, without --monitor or --alert`);
+  if (!opts.all && !some) throw new UsageError(`say what to ${verb}: --monitor LABEL (repeatable), --alert MONITOR:SUBJECT or --all`);
   return opts.all ? 'all' : 'some';
 }
 

@@ -16,6 +16,18 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A mistake in what was typed: an option value, options that do not go together, a missing target.
+ * Exit 2, as commander's own usage errors (an unknown option, a missing required one; 1 under
+ * `plan --detailed-exitcode`, whose 2 means changes), and main() adds the same hint. Thrown before
+ * anything is read or sent.
+ */
+export class UsageError extends UserError {
+  constructor(message: string, opts: { details?: string[] } = {}) {
+    super(message, { ...opts, exitCode: 2 });
+  }
+}
+
 /** Thrown by a command that has already printed what it had to say and only needs an exit code. */
 export class ExitCode extends Error {
   override readonly name = 'ExitCode';

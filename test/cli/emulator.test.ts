@@ -109,13 +109,14 @@ describe('monsync emulator', () => {
     [['--port', 'abc'], /^Error: --port must be a number/],
     [['--port', '70000'], /^Error: --port must be a number/],
     [['--seed', 'fancy'], /^Error: --seed must be default or empty/],
-  ] as const)('rejects bad options %j with one line and no stack', ([args, message], ctx) => {
+  ] as const)('rejects bad options %j with one line, the usage hint and no stack: exit 2', ([args, message], ctx) => {
     if (buildProblem) ctx.skip(buildProblem);
     const r = runToExit([...args]);
-    expect(r.status).not.toBe(0);
+    expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(2);
     expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/\n\(run with --help for usage\)\n$/);
   });
 
   it('rejects an unreadable or corrupt state file with one line and no stack', (ctx) => {

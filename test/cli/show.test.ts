@@ -109,7 +109,7 @@ describe('monsync show', () => {
     expect(missing.stderr).toMatch(/^Error: cannot read the plan file .*nope\.json: no such file or directory\n$/);
     const { file } = await savedPlan('fmt.json');
     const bad = await show([file, '--format', 'html']);
-    expect(bad).toEqual({ code: 1, stdout: '', stderr: 'Error: --format must be text, json or markdown, got "html"\n' });
+    expect(bad).toEqual({ code: 2, stdout: '', stderr: 'Error: --format must be text, json or markdown, got "html"\n(run with --help for usage)\n' });
   });
 
   it('explains itself with an example in --help and needs its file argument', async () => {

@@ -306,7 +306,7 @@ describe('the delete threshold', () => {
     expect(none.code).toBe(1);
     expect(describeRequests(await writes(emu))).toEqual([]);
     const bad = await cli(['apply', '--auto-approve', '--max-deletes', 'many'], { cwd: ws.path('cascade') });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--max-deletes must be a whole number');
     expect((await cli(['apply', '--auto-approve', '--max-deletes', '3'], { cwd: ws.path('cascade') })).code).toBe(0);
     const s = await state(emu);

@@ -64,13 +64,13 @@ describe('operator commands through main()', () => {
     await emu.control.setAlertActive(acct.monitors.eu, false);
   });
 
-  it('pause: --for is required (usage error, exit 2); a bad duration is exit 1 with the reason', async () => {
+  it('pause: --for is required and a bad duration is refused with the reason: usage errors, exit 2', async () => {
     const missing = await monsync(['pause', '--monitor', 'mx-eu-1'], v1Env(emu.url));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--for <duration>/);
 
     const zero = await monsync(['pause', '--monitor', 'mx-eu-1', '--for', '0'], v1Env(emu.url));
-    expect(zero.code).toBe(1);
+    expect(zero.code).toBe(2);
     expect(zero.stderr).toMatch(/^Error: --for: "0" is zero; give a positive duration/);
   });
 
