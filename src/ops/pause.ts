@@ -6,7 +6,7 @@ import type { MonitoringApi, PausedAlert } from '../api/types.js';
 import { UsageError } from '../util/errors.js';
 import type { Alert, Monitor } from '../model/live.js';
 import { readConsistently } from '../plan/consistency.js';
-import { resolveAlertRef, resolveMonitor, type ResolvedAlert } from './resolve.js';
+import { checkAlertRef, resolveAlertRef, resolveMonitor, type ResolvedAlert } from './resolve.js';
 
 export interface TargetOptions {
   monitor?: string[];
@@ -20,6 +20,7 @@ export function targetsGiven(opts: TargetOptions, verb: 'pause' | 'resume'): 'al
   const some = (opts.monitor?.length ?? 0) + (opts.alert?.length ?? 0) > 0;
   if (opts.all && some) throw new UsageError(`--all ${verb}s every alert: give it alone, without --monitor or --alert`);
   if (!opts.all && !some) throw new UsageError(`say what to ${verb}: --monitor LABEL (repeatable), --alert MONITOR:SUBJECT or --all`);
+  for (const ref of opts.alert ?? []) checkAlertRef(ref);
   return opts.all ? 'all' : 'some';
 }
 

@@ -3,7 +3,7 @@
  * not unique on the service, so an ambiguous label is refused with the candidates rather than
  * guessed, and an unknown one gets the closest labels as "did you mean".
  */
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import type { Alert, Monitor } from '../model/live.js';
 import { quote } from '../util/safe-text.js';
 import { levenshtein, typoLimit } from '../util/suggest.js';
@@ -64,6 +64,13 @@ export interface ResolvedAlert {
   alert: Alert;
 }
 
+/** A usage error unless `ref` has the form MONITOR:SUBJECT (checked before anything is read). */
+export function checkAlertRef(ref: string): void {
+  if (!ref.includes(':')) {
+    throw new UsageError(`--alert ${quote(ref)}: expected MONITOR:SUBJECT, the monitor's label and the alert's trigger subject, e.g. "mx-eu-1:mx-eu-1 is DOWN"`);
+  }
+}
+
 /**
  * `MONITOR:SUBJECT`, where SUBJECT is the alert's trigger subject (`subject_init`). Labels and
  * subjects may both contain colons, so every split whose left side is an existing label is tried;
@@ -72,9 +79,7 @@ export interface ResolvedAlert {
 export function resolveAlertRef(ref: string, monitors: readonly Monitor[], alerts: readonly Alert[]): ResolvedAlert {
   const colons: number[] = [];
   for (let i = ref.indexOf(':'); i >= 0; i = ref.indexOf(':', i + 1)) colons.push(i);
-  if (colons.length === 0) {
-    throw new UserError(`--alert ${quote(ref)}: expected MONITOR:SUBJECT, the monitor's label and the alert's trigger subject, e.g. "mx-eu-1:mx-eu-1 is DOWN"`);
-  }
+  checkAlertRef(ref);
   const byLabel = new Map<string, Monitor[]>();
   for (const m of monitors) byLabel.set(m.label, [...(byLabel.get(m.label) ?? []), m]);
 

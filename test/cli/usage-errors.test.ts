@@ -47,6 +47,7 @@ describe('usage errors exit 2, everywhere', () => {
     [['pause', '--all', '--monitor', 'mx-eu-1', '--for', '30m'], 'Error: --all pauses every alert: give it alone, without --monitor or --alert'],
     [['pause', '--monitor', 'mx-eu-1', '--for', '1.5h'], 'Error: --for: "1.5h" has a fraction; use whole units, e.g. 90m rather than 1.5h'],
     [['resume'], 'Error: say what to resume: --monitor LABEL (repeatable), --alert MONITOR:SUBJECT or --all'],
+    [['resume', '--alert', 'mx-eu-1 is DOWN'], 'Error: --alert "mx-eu-1 is DOWN": expected MONITOR:SUBJECT, the monitor\'s label and the alert\'s trigger subject, e.g. "mx-eu-1:mx-eu-1 is DOWN"'],
     [['export', '--owner', ' '], 'Error: --owner must not be empty'],
     [['emulator', '--port', 'abc'], 'Error: --port must be a number from 0 to 65535 (0 picks a free port), got "abc"'],
   ])('monsync %j', async (args, message) => {
