@@ -24,6 +24,8 @@ export function serializePlan(plan: Plan): string {
 }
 
 export async function writeSavedPlan(file: string, plan: Plan): Promise<void> {
+  // Made without the fingerprint (only to be shown): apply could never check it against the account.
+  if (plan.fingerprint === '') throw new SavedPlanError(`cannot save the plan to ${file}: it was made without the account's fingerprint`);
   // Write then rename, so an interrupted write never leaves half a plan under the real name.
   const tmp = `${file}.${process.pid}.tmp`;
   try {

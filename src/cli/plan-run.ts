@@ -26,6 +26,8 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
     targets: opts.target,
     strict: opts.strict,
     onProgress: printProgress(io),
+    // Only a plan that is kept needs it: saved, or printed as JSON or Markdown (which carry it).
+    fingerprint: format !== 'text' || opts.out !== undefined,
   });
 
   if (opts.out) {

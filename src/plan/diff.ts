@@ -45,6 +45,12 @@ export interface DiffOptions {
   /** Base URL of the account (no credentials). */
   target: string;
   now?: Date;
+  /**
+   * The live-state fingerprint (default true). False leaves `fingerprint` empty and saves hashing
+   * the whole account, for a plan that is only shown as text: never saved, printed as JSON or
+   * Markdown, or applied (writeSavedPlan refuses it).
+   */
+  fingerprint?: boolean;
 }
 
 export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOptions): Plan {
@@ -91,7 +97,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
     changes: ordered,
     summary: summarize(ordered),
     unmanaged: ctx.unmanaged,
-    fingerprint: fingerprintLive(liveAll, ignore),
+    fingerprint: options.fingerprint === false ? '' : fingerprintLive(liveAll, ignore),
     warnings,
   };
 }

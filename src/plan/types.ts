@@ -144,7 +144,10 @@ export interface Plan {
   changes: Change[];
   summary: PlanSummary;
   unmanaged: UnmanagedCounts;
-  /** sha256 of the canonical live state the plan was computed from. */
+  /**
+   * sha256 of the canonical live state the plan was computed from; empty for a plan made only to
+   * be shown as text (DiffOptions.fingerprint false), which is never saved.
+   */
   fingerprint: string;
   warnings: string[];
   /**

@@ -22,6 +22,8 @@ export interface PlanFlowOptions {
   strict?: boolean;
   /** Told what was read and how long it took; nothing is reported without it. */
   onProgress?: OnProgress;
+  /** The live-state fingerprint (default true): false when the plan is only shown as text (DiffOptions.fingerprint). */
+  fingerprint?: boolean;
 }
 
 export interface PlanFlowResult {
@@ -59,6 +61,7 @@ export async function computePlan(desired: DesiredState, live: LiveState, api: M
       prune: opts.prune || desired.settings.prune,
       targets: opts.targets ?? [],
       target: api.baseUrl,
+      fingerprint: opts.fingerprint,
     });
   } catch (err) {
     if (err instanceof PlanError) {
