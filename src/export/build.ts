@@ -8,6 +8,7 @@ import { ALERT_BODY_FIELDS, REQUIRED_MONITOR_FIELDS, type MonitorSpecField } fro
 import type { Alert, LiveState, Monitor } from '../model/live.js';
 import { ALLOWED_TIMERS, ALLOWED_TTLS, DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
 import { globMatch } from '../util/glob.js';
+import { groupBy } from '../util/group-by.js';
 import { plural } from '../util/plural.js';
 
 /** A refusal to export: the output could not be planned (e.g. two monitors share a label). */
@@ -409,14 +410,5 @@ export function ownFields(values: Fields, fields: readonly string[], documented:
 function countBy(values: string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
-  return m;
-}
-
-function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const it of items) {
-    const k = key(it);
-    m.set(k, [...(m.get(k) ?? []), it]);
-  }
   return m;
 }

@@ -5,6 +5,7 @@
 import type { SourceRef, DesiredAlert } from '../../model/desired.js';
 import type { Alert } from '../../model/live.js';
 import type { IdOrRef } from '../types.js';
+export { groupBy } from '../../util/group-by.js';
 
 export const q = (s: string): string => JSON.stringify(s);
 export const at = (src: SourceRef | undefined): string => (src ? ` (${src.file}:${src.line})` : '');
@@ -53,16 +54,6 @@ export function isOtherType(a: Alert): boolean {
   return a.type !== 'up-down' && a.type !== '';
 }
 
-export function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const x of xs) {
-    const k = key(x);
-    const list = out.get(k);
-    if (list) list.push(x);
-    else out.set(k, [x]);
-  }
-  return out;
-}
 
 export function uniq<T>(xs: readonly T[]): T[] {
   return [...new Set(xs)];
