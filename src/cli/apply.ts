@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import type { ApplyOptions } from './apply-run.js';
-import { addConnectionOptions, collect } from './common.js';
+import { addConnectionOptions, addHelpFooter, collect, CONFIG_PATHS, CONNECTION_ENV } from './common.js';
 
 export function register(program: Command): void {
   const cmd = program
     .command('apply')
     .description('make the API calls that bring the account in line with the YAML, then plan again')
-    .argument('[paths...]', 'configuration files (YAML or JSON) or directories of them (default: monsync.yaml)')
+    .argument('[paths...]', CONFIG_PATHS)
     .option('--plan <file>', 'apply a plan saved by `monsync plan --out` (refused if the account changed since)')
     .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
     .option('--parallelism <n>', 'API calls in flight at once', '8')
@@ -14,18 +14,22 @@ export function register(program: Command): void {
     .option('--force', 'apply even when the plan deletes more than --max-deletes')
     .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
     .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
-    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Each API call is sent at most 5 times (4 retries, one rule for all calls; a create is sent again only',
-        'after reading the account showed it was not made) and gives up after 60 s in all, or --timeout if',
-        'longer (MONSYNC_DEADLINE=seconds to change). Ctrl-C or SIGTERM: no new calls start, running ones',
-        'finish, the summary is printed; exit 130 (Ctrl-C) or 143 (SIGTERM).',
-      ].join('\n'),
-    );
-  addConnectionOptions(cmd).action(async (paths: string[], opts: ApplyOptions, self: Command) => {
+    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)");
+  addConnectionOptions(cmd);
+  addHelpFooter(cmd, {
+    about: [
+      'Each API call is sent at most 5 times (4 retries, one rule for all calls; a create is sent again only',
+      'after reading the account showed it was not made) and gives up after 60 s in all, or --timeout if',
+      'longer (MONSYNC_DEADLINE=seconds to change). Ctrl-C or SIGTERM: no new calls start, running ones',
+      'finish, the summary is printed; exit 130 (Ctrl-C) or 143 (SIGTERM).',
+    ],
+    examples: [
+      'monsync apply monitoring/                          # shows the plan, asks for "yes", applies it',
+      'monsync apply monitoring/ --auto-approve           # in CI (no terminal to ask on)',
+      'monsync apply --plan plan.json --auto-approve      # exactly a plan saved by plan --out',
+    ],
+    env: [...CONNECTION_ENV, '${VAR}', 'NO_COLOR'],
+  }).action(async (paths: string[], opts: ApplyOptions, self: Command) => {
     const [{ runApply }, { processIo }] = await Promise.all([import('./apply-run.js'), import('./output.js')]);
     process.exitCode = await runApply(paths, opts, processIo(self));
   });

@@ -16,6 +16,7 @@ import { register as registerPlan } from './plan.js';
 import { register as registerShow } from './show.js';
 import { register as registerStatus } from './status.js';
 import { register as registerValidate } from './validate.js';
+import { showDefaultsAsTyped } from './common.js';
 
 export function registerCommands(program: Command): void {
   registerValidate(program);
@@ -31,4 +32,5 @@ export function registerCommands(program: Command): void {
   registerDrill(program);
   registerDoctor(program);
   registerEmulator(program);
+  showDefaultsAsTyped(program);
 }

@@ -43,3 +43,54 @@ export function parsePositiveInt(value: string, flag: string): number {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** The paths argument of the commands that read a configuration, in one wording. */
+export const CONFIG_PATHS = 'configuration files (YAML or JSON) or directories of them (default: monsync.yaml)';
+
+/** What each environment variable is for, as the Environment section of --help says it. */
+const ENVIRONMENT = {
+  MONSYNC_URL: 'base URL of the service (--url overrides it)',
+  'MONSYNC_USERNAME, MONSYNC_PASSWORD': "API v1: the account's e-mail login and password",
+  'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET': 'API v2: an OAuth client',
+  MONSYNC_DEADLINE: 'seconds an API call may take in all, retries included (60)',
+  'MONSYNC_LOG, MONSYNC_LOG_FILE': 'HTTP trace (debug or trace), to stderr or a file',
+  '${VAR}': 'in configuration values: the variable (${VAR:-default})',
+  NO_COLOR: 'no colour (as --no-color)',
+} as const;
+
+export type EnvironmentEntry = keyof typeof ENVIRONMENT;
+
+/** What every command that talks to the service reads (status and doctor read the v2 client too). */
+export const CONNECTION_ENV: EnvironmentEntry[] = ['MONSYNC_URL', 'MONSYNC_USERNAME, MONSYNC_PASSWORD', 'MONSYNC_DEADLINE', 'MONSYNC_LOG, MONSYNC_LOG_FILE'];
+
+export interface HelpFooter {
+  /** Paragraph lines shown first. */
+  about?: string[];
+  /** Command lines (`monsync plan monitoring/   # comment`), shown as `$ ...`. */
+  examples: string[];
+  env?: EnvironmentEntry[];
+}
+
+/** The text after the options in --help: notes, Examples, Environment (test/cli/help.test.ts). */
+export function addHelpFooter(cmd: Command, footer: HelpFooter): Command {
+  const lines: string[] = [];
+  if (footer.about) lines.push('', ...footer.about);
+  lines.push('', 'Examples:', ...footer.examples.map((e) => `  $ ${e}`));
+  if (footer.env && footer.env.length > 0) {
+    const width = Math.max(...footer.env.map((v) => v.length));
+    lines.push('', 'Environment:', ...footer.env.map((v) => `  ${v.padEnd(width)}  ${ENVIRONMENT[v]}`));
+  }
+  return cmd.addHelpText('after', lines.join('\n'));
+}
+
+/**
+ * Defaults shown as they are typed, `(default: 8)`: commander quotes a string default (`"8"`),
+ * which is not how anyone types it. Run once over the command table.
+ */
+export function showDefaultsAsTyped(program: Command): void {
+  for (const cmd of [program, ...program.commands]) {
+    for (const o of cmd.options) {
+      if (typeof o.defaultValue === 'string' && o.defaultValueDescription === undefined) o.defaultValueDescription = o.defaultValue;
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addConnectionOptions } from './common.js';
+import { addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
 import type { DoctorOptions } from './doctor-run.js';
 
 export function register(program: Command): void {
@@ -10,7 +10,11 @@ export function register(program: Command): void {
     )
     .argument('[paths...]', 'configuration files or directories to check against the account (optional)')
     .option('--json', 'print a JSON object instead of the report');
-  addConnectionOptions(cmd).action(async (paths: string[], opts: DoctorOptions, self: Command) => {
+  addConnectionOptions(cmd);
+  addHelpFooter(cmd, {
+    examples: ['monsync doctor               # the URL, credentials, clock and account', 'monsync doctor monitoring/   # and the configuration against the account'],
+    env: [...CONNECTION_ENV, 'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET', '${VAR}', 'NO_COLOR'],
+  }).action(async (paths: string[], opts: DoctorOptions, self: Command) => {
     const [{ runDoctorCommand }, { processIo }] = await Promise.all([import('./doctor-run.js'), import('./output.js')]);
     process.exitCode = await runDoctorCommand(paths, opts, processIo(self));
   });

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
+import { addHelpFooter } from './common.js';
 import type { EmulatorCommandOptions } from './emulator-run.js';
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('emulator')
     .description('run the bundled emulator of the monitoring service (for demos, tests and CI dry runs)')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8181')
@@ -14,7 +15,14 @@ export function register(program: Command): void {
     .option(
       '--clone-from <url>',
       'start with a copy of the account at this URL (MONSYNC_USERNAME / MONSYNC_PASSWORD; only read there), to rehearse an apply; with --state the copy is kept there',
-    )
+    );
+  addHelpFooter(cmd, {
+    examples: [
+      'monsync emulator --port 0 --seed empty     # prints the URL it listens on, then serves an empty account',
+      'monsync emulator --state emulator.json     # keeps the account across restarts',
+    ],
+    env: ['MONSYNC_USERNAME, MONSYNC_PASSWORD'],
+  })
     .action(async (opts: EmulatorCommandOptions, self: Command) => {
       const [{ runEmulatorCommand }, { processIo }] = await Promise.all([import('./emulator-run.js'), import('./output.js')]);
       await runEmulatorCommand(opts, processIo(self));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_OWNER } from '../model/live.js';
-import { addConnectionOptions, collect } from './common.js';
+import { addConnectionOptions, addHelpFooter, collect, CONNECTION_ENV } from './common.js';
 import type { ExportOptions } from './export-run.js';
 
 export function register(program: Command): void {
@@ -11,7 +11,14 @@ export function register(program: Command): void {
     .option('--match <glob>', 'only monitors / groups whose label / name matches (repeatable)', collect)
     .option('--owner <name>', 'settings.owner of the exported config: the value of the managed-by marker', DEFAULT_OWNER)
     .option('--force', 'overwrite files that already exist');
-  addConnectionOptions(cmd).action(async (opts: ExportOptions, self: Command) => {
+  addConnectionOptions(cmd);
+  addHelpFooter(cmd, {
+    examples: [
+      'monsync export --out monitoring/                  # one file per group, to adopt the account',
+      "monsync export --match 'mx-*' --owner mail-team   # some monitors, for a configuration of its own",
+    ],
+    env: CONNECTION_ENV,
+  }).action(async (opts: ExportOptions, self: Command) => {
     const [{ runExport }, { processIo }] = await Promise.all([import('./export-run.js'), import('./output.js')]);
     process.exitCode = await runExport(opts, processIo(self));
   });

@@ -5,25 +5,24 @@
  * plan is refused with the saved-plan reader's message, exit 1.
  */
 import type { Command } from 'commander';
+import { addHelpFooter } from './common.js';
 import type { ShowOptions } from './show-run.js';
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('show')
     .description('print a plan saved with `plan --out` (as plan printed it) without contacting the service')
     .argument('<plan-file>', 'a file written by `monsync plan --out FILE`')
     .option('--json', 'print the plan as JSON (same as --format json)')
-    .option('--format <format>', 'text, json or markdown', 'text')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  $ monsync plan monitoring/ --out plan.json     # in one CI step (needs the service)',
-        '  $ monsync show plan.json --format markdown    # in a later one (needs nothing)',
-        '  $ monsync apply --plan plan.json              # applies exactly that plan',
-      ].join('\n'),
-    )
+    .option('--format <format>', 'text, json or markdown', 'text');
+  addHelpFooter(cmd, {
+    examples: [
+      'monsync plan monitoring/ --out plan.json     # in one CI step (needs the service)',
+      'monsync show plan.json --format markdown    # in a later one (needs nothing)',
+      'monsync apply --plan plan.json              # applies exactly that plan',
+    ],
+    env: ['NO_COLOR'],
+  })
     .action(async (file: string, opts: ShowOptions, self: Command) => {
       const [{ runShow }, { processIo }] = await Promise.all([import('./show-run.js'), import('./output.js')]);
       process.exitCode = await runShow(file, opts, processIo(self));
