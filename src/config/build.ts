@@ -3,8 +3,8 @@
  * monitor and alert as the state holds it); the service's documented defaults are not, so a plan
  * can tell what the user wrote from what the API assumes.
  */
-import type { DesiredGroup, DesiredState } from '../model/desired.js';
-import { valuePos, type Resolved } from './resolve.js';
+import type { DesiredAlert, DesiredGroup, DesiredState, StatePositions, ValueRef } from '../model/desired.js';
+import { valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup } from './resolve.js';
 
 export function buildState(r: Resolved): DesiredState {
   const groups: DesiredGroup[] = r.groups.map((g) => ({
@@ -17,11 +17,43 @@ export function buildState(r: Resolved): DesiredState {
   }));
   const settings: DesiredState['settings'] = { owner: r.settings.owner, ignore: [...r.settings.ignore], prune: r.settings.prune };
   if (r.settings.checks !== undefined) settings.checks = { ...r.settings.checks };
-  return {
+  const state: DesiredState = {
     settings,
     monitors: r.monitors.map((m) => m.desired),
     alerts: r.alerts.map((a) => a.desired),
     groups,
     files: r.files.map((f) => f.locator.file),
+  };
+  Object.defineProperty(state, 'positions', { value: positionsOf(r, groups), enumerable: false });
+  return state;
+}
+
+/** Where values were written, looked up when a problem asks: indexes are built on the first question. */
+function positionsOf(r: Resolved, groups: readonly DesiredGroup[]): StatePositions {
+  let alerts: Map<DesiredAlert, ResolvedAlert> | undefined;
+  let groupsOf: Map<DesiredGroup, ResolvedGroup> | undefined;
+  const alertOf = (a: DesiredAlert): ResolvedAlert | undefined => {
+    alerts ??= new Map([...r.monitors.flatMap((m) => m.alerts), ...r.alerts].map((x) => [x.desired, x]));
+    return alerts.get(a);
+  };
+  const at = (ref: Ref, fromDefaults: boolean, ...path: (string | number)[]): ValueRef => ({
+    ...valuePos({ locator: ref.locator, path: [...ref.path, ...path] }),
+    fromDefaults,
+  });
+  return {
+    groupMember(g, index) {
+      groupsOf ??= new Map(groups.map((x, i) => [x, r.groups[i]!]));
+      const rg = groupsOf.get(g);
+      return rg && at(rg.ref, false, 'monitors', index);
+    },
+    alertDestination(a, index) {
+      const ra = alertOf(a);
+      const origin = ra?.origin('alert_destinations');
+      return origin && at(origin, ra!.raw.alert_destinations === undefined, index);
+    },
+    alertMonitor(a) {
+      const ra = alertOf(a);
+      return ra?.topLevel ? at(ra.monitorRef, false) : undefined;
+    },
   };
 }

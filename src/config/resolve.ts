@@ -104,6 +104,7 @@ export class ResolvedAlert {
   /** The owning monitor's index in its file's `monitors`; -1 for a top-level alert. */
   private declare readonly monitorIndex: number;
   private declare readonly index: number;
+  private declare readonly defaults: ItemDefaults<RawAlertFields>;
   /** The alert as the state holds it, defaults.alert merged (its timeout missing only with an error). */
   declare readonly desired: DesiredAlert;
 
@@ -120,6 +121,7 @@ export class ResolvedAlert {
     this.locator = locator;
     this.monitorIndex = monitorIndex;
     this.index = index;
+    this.defaults = defaults;
     // The fields of ALERT_BODY_FIELDS one by one: the state's order of keys, and no object of
     // merged values per alert in between.
     const d = defaults.ref === undefined ? undefined : defaults.values;
@@ -155,6 +157,11 @@ export class ResolvedAlert {
 
   private path(): PathSegment[] {
     return this.topLevel ? ['alerts', this.index] : ['monitors', this.monitorIndex, 'alerts', this.index];
+  }
+
+  /** Where a merged field was written: the alert's own, or the `defaults.alert` one it took. */
+  origin(field: keyof RawAlertFields & string): Ref | undefined {
+    return fieldOrigin(this.raw, this.ref, this.defaults, field);
   }
 
   /** Where the monitor label was written: the top-level alert's `monitor`, or the owning monitor's `label`. */

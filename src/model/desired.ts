@@ -131,4 +131,25 @@ export interface DesiredState {
   groups: DesiredGroup[];
   /** The files the state was read from, for plan headers. */
   files: string[];
+  /**
+   * Where values inside the items were written, for problems the plan finds (the items' own
+   * `source` says only where each item starts). Set by the loader, not enumerable (states compare
+   * and copy as plain data without it); absent for a state built otherwise.
+   */
+  readonly positions?: StatePositions;
+}
+
+/** A value's place, and whether it was written under `defaults` rather than in the item. */
+export interface ValueRef extends SourceRef {
+  fromDefaults: boolean;
+}
+
+/** Found on demand (a configuration of thousands of items rarely has a problem to point at). */
+export interface StatePositions {
+  /** `monitors[index]` of a declared group. */
+  groupMember(g: DesiredGroup, index: number): ValueRef | undefined;
+  /** `alert_destinations[index]` of an alert: its own list, or the `defaults.alert` list it took. */
+  alertDestination(a: DesiredAlert, index: number): ValueRef | undefined;
+  /** `monitor` of a top-level alert. */
+  alertMonitor(a: DesiredAlert): ValueRef | undefined;
 }

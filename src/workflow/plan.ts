@@ -66,11 +66,28 @@ export async function computePlan(desired: DesiredState, live: LiveState, api: M
   } catch (err) {
     if (err instanceof PlanError) {
       throw new UserError(`the plan cannot be made: ${plural(err.problems.length, 'problem')}; no change was sent to the service`, {
-        details: err.problems.map((p) => `  - ${p}`),
+        details: problemLines(err.problems),
       });
     }
     throw err;
   }
+}
+
+/** A problem at a place in the configuration (`file:line:column: ...`): as validate prints its own. */
+const LOCATED = /^(.+?):(\d+):(\d+): /;
+
+/**
+ * The plan's problems for a person: those at a place in the configuration as `file:line:column:
+ * message` lines, in file order, as validate prints its own (editors and CI annotate them); the
+ * others, about the account alone, after them as a list.
+ */
+export function problemLines(problems: readonly string[]): string[] {
+  const located = problems
+    .map((p) => ({ p, m: LOCATED.exec(p) }))
+    .filter((x): x is { p: string; m: RegExpExecArray } => x.m !== null)
+    .sort((a, b) => (a.m[1]! < b.m[1]! ? -1 : a.m[1]! > b.m[1]! ? 1 : 0) || Number(a.m[2]) - Number(b.m[2]) || Number(a.m[3]) - Number(b.m[3]))
+    .map((x) => x.p);
+  return [...located, ...problems.filter((p) => !LOCATED.test(p)).map((p) => `  - ${p}`)];
 }
 
 /**

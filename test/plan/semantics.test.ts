@@ -116,7 +116,7 @@ describe('duplicates that monsync could have made heal (issue 12 §2)', () => {
   it('copies that do not all carry this owner marker still stop the plan', () => {
     const live = liveState({ monitors: [liveMonitor({ id: '1', label: 'mx' }), liveMonitor({ id: '2', label: 'mx', meta: {} })] });
     expect(problemsOf(() => plan(desiredState({ monitors: [dMonitor('mx')] }), live))).toEqual([
-      'monitor "mx" (monitoring/main.yaml:1): the account has 2 monitors with this label (ids 1, 2); rename or delete all but one in the service',
+      'monitoring/main.yaml:1:1: monitor "mx": the account has 2 monitors with this label (ids 1, 2); rename or delete all but one in the service',
     ]);
   });
 
@@ -154,7 +154,7 @@ describe('duplicates that monsync could have made heal (issue 12 §2)', () => {
     expect(brief(same)).toEqual(['delete alert web / web down 2']);
     expect(same.changes[0]!.note).toEqual({ duplicate_of: '1' });
     expect(problemsOf(() => plan(d, liveState({ monitors: [web], alerts: [copy('1', 5), copy('2', 9)] })))).toEqual([
-      'alert "web / web down" (monitoring/main.yaml:1): monitor "web" (id w) has 2 alerts with this subject that differ (ids 1, 2); delete all but one in the service',
+      'monitoring/main.yaml:1:1: alert "web / web down": monitor "web" (id w) has 2 alerts with this subject that differ (ids 1, 2); delete all but one in the service',
     ]);
   });
 
@@ -187,7 +187,7 @@ describe('near misses are pointed out (issue 12 §7)', () => {
   it('with --prune a near miss stops the plan instead of deleting the monitor the configuration most likely means', () => {
     const problems = problemsOf(() => plan(desiredState({ monitors: [dMonitor('Legacy-MX')] }), live('legacy-mx'), { prune: true }));
     expect(problems).toEqual([
-      'monitor "Legacy-MX" (monitoring/main.yaml:1): the account has unmanaged monitor "legacy-mx" (id 10005), whose label differs only in case, and --prune would delete it while creating "Legacy-MX". To adopt it, use its exact label or add "legacy-mx" to previous_labels; otherwise delete or rename it in the service',
+      'monitoring/main.yaml:1:1: monitor "Legacy-MX": the account has unmanaged monitor "legacy-mx" (id 10005), whose label differs only in case, and --prune would delete it while creating "Legacy-MX". To adopt it, use its exact label or add "legacy-mx" to previous_labels; otherwise delete or rename it in the service',
     ]);
     const renamed = plan(desiredState({ monitors: [dMonitor('Legacy-MX', {}, { previous_labels: ['legacy-mx'] })] }), live('legacy-mx'), { prune: true });
     expect(brief(renamed)).toEqual(['update monitor Legacy-MX 10005']);

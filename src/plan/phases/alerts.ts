@@ -6,12 +6,13 @@
  * old-and-new rule of renames applies to previous_subjects (README, "Alert matching").
  */
 import type { DesiredAlert } from '../../model/desired.js';
+import { plural } from '../../util/plural.js';
 import type { Alert, Destination, Monitor } from '../../model/live.js';
 import type { IdOrRef } from '../types.js';
 import { pairAlerts } from './alert-pairing.js';
 import type { PlanContext } from './context.js';
 import { resolveLiveMonitor } from './monitors.js';
-import { alertContext, at, hasRepeatedSubject, idPath, ids, isOtherType, NO_ALERTS, q, uniq } from './util.js';
+import { alertContext, didYouMean, hasRepeatedSubject, idPath, ids, isOtherType, located, NO_ALERTS, q, uniq } from './util.js';
 import {
   ALERT_FIELDS,
   alertFieldsUnchanged,
@@ -30,16 +31,17 @@ import {
  */
 export function placeTopLevelAlerts(ctx: PlanContext, alerts: readonly DesiredAlert[]): void {
   for (const da of alerts) {
-    const context = (): string => `alert ${q(`${da.monitor} / ${da.subject_init}`)}${at(da.source)}`;
+    const context = (): string => `alert ${q(`${da.monitor} / ${da.subject_init}`)}`;
+    const where = () => ctx.positions?.alertMonitor(da) ?? da.source;
     const d = ctx.declared.get(da.monitor);
     if (d) {
       (d.extraAlerts ??= []).push(da);
       continue;
     }
-    const m = resolveLiveMonitor(ctx, da.monitor, context);
+    const m = resolveLiveMonitor(ctx, da.monitor, context, where);
     if (!m) continue;
     if (ctx.classOf(m) === 'foreign') {
-      ctx.problem(`${context()}: ${ctx.describe(m)} is managed by ${ctx.foreignOwner(m)}, whose configuration owns its alerts`);
+      ctx.problem(located(where(), `${context()}: ${ctx.describe(m)} is managed by ${ctx.foreignOwner(m)}, whose configuration owns its alerts`));
       continue;
     }
     ctx.referenced.add(m.id);
@@ -97,8 +99,34 @@ class AlertPlanner {
   otherTypeKept = 0;
   /** Old alerts a problem is about: never deleted. */
   private readonly blockedAlerts = new Set<string>();
+  /**
+   * A bad destination in defaults.alert is one problem, at the default, naming the alerts that
+   * took it: its place among the problems and the alerts so far, by position and label.
+   */
+  private readonly defaultProblems = new Map<string, { index: number; message: string; alerts: string[] }>();
 
   constructor(private readonly ctx: PlanContext) {}
+
+  /** A problem with destination `index` of `da`: at the label, or once at the default it came from. */
+  private destinationProblem(da: DesiredAlert, monitorLabel: string, index: number, problem: string): void {
+    const ctx = this.ctx;
+    const where = ctx.positions?.alertDestination(da, index);
+    if (!where?.fromDefaults) {
+      ctx.problem(located(where ?? da.source, `${alertContext(monitorLabel, da)}: ${problem}`));
+      return;
+    }
+    const key = `${where.file}:${where.line}:${where.column}\u0000${problem}`;
+    let entry = this.defaultProblems.get(key);
+    if (!entry) {
+      entry = { index: ctx.problems.length, message: located(where, `defaults.alert: ${problem}`), alerts: [] };
+      this.defaultProblems.set(key, entry);
+      ctx.problem(entry.message);
+    }
+    entry.alerts.push(`${monitorLabel} / ${da.subject_init}`);
+    const shown = entry.alerts.slice(0, 3).map(q).join(', ');
+    const more = entry.alerts.length > 3 ? ` and ${entry.alerts.length - 3} more` : '';
+    ctx.problems[entry.index] = `${entry.message} (taken by ${plural(entry.alerts.length, 'alert')}: ${shown}${more})`;
+  }
 
   /** Ids of the declared destinations; problems and warnings in the order alerts are planned. */
   private resolveDestinations(da: DesiredAlert, monitorLabel: string): string[] {
@@ -112,16 +140,14 @@ class AlertPlanner {
       if (list === labels && labels.indexOf(label) !== i) continue;
       const cands: Destination[] = ctx.destsByLabel.get(label) ?? [];
       if (cands.length === 0) {
+        const suggestion = didYouMean(label, ctx.destsByLabel.keys());
         const known = [...ctx.destsByLabel.keys()].sort().map(q).join(', ');
-        ctx.problem(
-          `${alertContext(monitorLabel, da)}: unknown alert destination ${q(label)}${known ? `; the account has ${known}` : '; the account has none'}`,
-        );
+        const rest = suggestion !== '' ? suggestion : known ? `; the account has ${known}` : '; the account has none';
+        this.destinationProblem(da, monitorLabel, labels.indexOf(label), `unknown alert destination ${q(label)}${rest}`);
         continue;
       }
       if (cands.length > 1) {
-        ctx.problem(
-          `${alertContext(monitorLabel, da)}: alert destination label ${q(label)} is ambiguous (ids ${ids(cands)}); rename all but one in the service`,
-        );
+        this.destinationProblem(da, monitorLabel, labels.indexOf(label), `alert destination label ${q(label)} is ambiguous (ids ${ids(cands)}); rename all but one in the service`);
         continue;
       }
       const d = cands[0]!;
@@ -146,7 +172,7 @@ class AlertPlanner {
       const kept: DesiredAlert[] = [];
       for (const da of declared) {
         if (seen.has(da.subject_init)) {
-          this.ctx.problem(`${alertContext(label, da)} is declared more than once`);
+          this.ctx.problem(located(da.source, `${alertContext(label, da)} is declared more than once`));
           continue;
         }
         seen.add(da.subject_init);
@@ -173,9 +199,9 @@ class AlertPlanner {
         // The update's body says `type: "up-down"`: it would convert the alert, which no field of the plan shows.
         // ('' is a list entry without a type: nothing says it is another type.)
         ctx.problem(
-          `${alertContext(label, da)} matches alert ${q(a.subject_init)} (id ${a.id}) of type ${q(
+          located(da.source, `${alertContext(label, da)} matches alert ${q(a.subject_init)} (id ${a.id}) of type ${q(
             a.type,
-          )}; monsync manages only up-down alerts, so give the declared alert another subject_init`,
+          )}; monsync manages only up-down alerts, so give the declared alert another subject_init`),
         );
         continue;
       }
@@ -273,9 +299,9 @@ class AlertPlanner {
             differing.add(a.subject_init);
             const copies = (ctx.alertsByMonitor.get(liveMonitor!.id) ?? NO_ALERTS).filter((x) => x.subject_init === a.subject_init);
             ctx.problem(
-              `${alertContext(label, copyOf.da)}: ${ctx.describe(liveMonitor!)} has ${copies.length} alerts with this subject that differ (ids ${ids(
+              located(copyOf.da.source, `${alertContext(label, copyOf.da)}: ${ctx.describe(liveMonitor!)} has ${copies.length} alerts with this subject that differ (ids ${ids(
                 copies,
-              )}); delete all but one in the service`,
+              )}); delete all but one in the service`),
             );
           }
           continue;
@@ -327,10 +353,10 @@ class AlertPlanner {
         if (old.length === 0) continue;
         for (const x of old) this.blockedAlerts.add(x.id);
         this.ctx.problem(
-          `${alertContext(label, da)}: monitor ${q(label)} has both alert ${q(a.subject_init)} (id ${a.id}) and ${old
+          located(da.source, `${alertContext(label, da)}: monitor ${q(label)} has both alert ${q(a.subject_init)} (id ${a.id}) and ${old
             .map((x) => `alert ${q(x.subject_init)} (id ${x.id})`)
             .join(', ')}, named by previous_subjects; changing the subject is not possible and deleting the old one would lose it. ` +
-            `Delete or change one of them in the service, or remove ${q(prev)} from previous_subjects to have it deleted`,
+            `Delete or change one of them in the service, or remove ${q(prev)} from previous_subjects to have it deleted`),
         );
       }
     }

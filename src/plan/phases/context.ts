@@ -7,11 +7,11 @@
  * runs once per process, mostly before the JIT has compiled anything, so every intermediate array
  * counts.
  */
-import type { DesiredAlert, DesiredGroup, DesiredMonitor, DesiredState } from '../../model/desired.js';
+import type { DesiredAlert, DesiredGroup, DesiredMonitor, DesiredState, StatePositions } from '../../model/desired.js';
 import { OWNER_META_KEY, type Alert, type Destination, type Group, type LiveState, type Monitor } from '../../model/live.js';
 import type { Change, IdOrRef, UnmanagedCounts } from '../types.js';
 import type { IgnoreOutcome } from './ignore.js';
-import { at, byId, groupBy, inIdOrder, q } from './util.js';
+import { byId, groupBy, inIdOrder, located, q } from './util.js';
 
 export type MonitorClass = 'managed' | 'unmanaged' | 'foreign' | 'other';
 
@@ -55,6 +55,8 @@ export class PlanContext {
   readonly liveAll: LiveState;
   readonly live: LiveState;
   readonly ignoredMonitorIds: ReadonlySet<string>;
+  /** Where values were written, for problems (absent for a state the loader did not build). */
+  readonly positions: StatePositions | undefined;
 
   readonly monitorsByLabel = new Map<string, Monitor[]>();
   /** In id order per monitor, as if the whole list had been sorted first (the sort is stable). */
@@ -95,6 +97,7 @@ export class PlanContext {
     this.liveAll = liveAll;
     this.live = seen.live;
     this.ignoredMonitorIds = seen.ignoredMonitorIds;
+    this.positions = desired.positions;
     this.problems = problems;
     const live = seen.live;
     for (const m of live.monitors) {
@@ -116,7 +119,7 @@ export class PlanContext {
     this.destsByLabel = groupBy(live.destinations, (d) => d.label);
     this.groupsByName = groupBy(live.groups, (g) => g.name);
     for (const dm of desired.monitors) {
-      if (this.declared.has(dm.label)) this.problem(`monitor ${q(dm.label)}${at(dm.source)} is declared more than once`);
+      if (this.declared.has(dm.label)) this.problem(located(dm.source, `monitor ${q(dm.label)} is declared more than once`));
       else this.declared.set(dm.label, { dm, match: null, extraAlerts: null });
     }
     this.unmanaged = {

@@ -11,12 +11,12 @@ import type { Group, GroupMember, Monitor } from '../../model/live.js';
 import type { ChangeNote } from '../types.js';
 import type { Match, Member, PlanContext } from './context.js';
 import { resolveLiveMonitor } from './monitors.js';
-import { at, byId, compareIds, distinct, idPath, inIdOrder, keeperOf, q, samePositions, uniq } from './util.js';
+import { byId, compareIds, distinct, idPath, inIdOrder, keeperOf, located, q, samePositions, uniq } from './util.js';
 import type { Fields } from './values.js';
 
 export function matchGroups(ctx: PlanContext, desired: DesiredState): void {
   for (const dg of desired.groups) {
-    if (ctx.desiredGroups.has(dg.name)) ctx.problem(`group ${q(dg.name)}${at(dg.source)} is declared more than once`);
+    if (ctx.desiredGroups.has(dg.name)) ctx.problem(located(dg.source, `group ${q(dg.name)} is declared more than once`));
     else ctx.desiredGroups.set(dg.name, dg);
   }
   // Extra copies of a declared group (a group has no owner marker: its declared name makes every
@@ -81,10 +81,10 @@ function oldAndNewBothLive(ctx: PlanContext): void {
       if (doomed.length === 0) continue;
       for (const g of doomed) ctx.groupTaken.set(g.id, dg);
       ctx.problem(
-        `group ${q(dg.name)}${at(dg.source)}: the account has both group ${q(match.live.name)} (id ${match.live.id}) and ${doomed
+        located(dg.source, `group ${q(dg.name)}: the account has both group ${q(match.live.name)} (id ${match.live.id}) and ${doomed
           .map((g) => `group ${q(g.name)} (id ${g.id})`)
           .join(', ')}, named by previous_names; renaming is not possible and --prune would delete the old one. ` +
-          `Delete or rename one of them in the service, or remove ${q(prev)} from previous_names to have it deleted`,
+          `Delete or rename one of them in the service, or remove ${q(prev)} from previous_names to have it deleted`),
       );
     }
   }
@@ -93,14 +93,15 @@ function oldAndNewBothLive(ctx: PlanContext): void {
 /** A declared group's members: declared monitors (live ids, or refs to their creates) and live ones by label. */
 function resolveMembers(ctx: PlanContext, dg: DesiredGroup, labels: readonly string[]): Member[] {
   const members: Member[] = [];
-  const context = (): string => `group ${q(dg.name)}${at(dg.source)}`;
+  const context = (): string => `group ${q(dg.name)}`;
   for (const label of distinct(labels)) {
     const d = ctx.declared.get(label);
     if (d) {
       members.push({ id: d.match ? d.match.live.id : { $ref: `monitor:${d.dm.label}` }, label: d.dm.label });
       continue;
     }
-    const m = resolveLiveMonitor(ctx, label, context);
+    const where = () => ctx.positions?.groupMember(dg, labels.indexOf(label)) ?? dg.source;
+    const m = resolveLiveMonitor(ctx, label, context, where);
     if (!m) continue;
     ctx.referenced.add(m.id);
     members.push({ id: m.id, label: m.label });

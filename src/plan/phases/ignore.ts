@@ -7,7 +7,7 @@ import type { DesiredState } from '../../model/desired.js';
 import type { LiveState } from '../../model/live.js';
 import { filterIgnored } from '../fingerprint.js';
 import { matchesAny } from '../../util/glob.js';
-import { at, q } from './util.js';
+import { located, q } from './util.js';
 
 export interface IgnoreOutcome {
   /** The account without what settings.ignore matches. */
@@ -25,12 +25,12 @@ export function applyIgnore(desired: DesiredState, liveAll: LiveState, problem: 
   if (ignore.length > 0) {
     for (const dm of desired.monitors) {
       for (const l of [dm.label, ...dm.previous_labels]) {
-        if (matchesAny(ignore, l)) problem(`monitor ${q(dm.label)}${at(dm.source)}: label ${q(l)} matches settings.ignore`);
+        if (matchesAny(ignore, l)) problem(located(dm.source, `monitor ${q(dm.label)}: label ${q(l)} matches settings.ignore`));
       }
     }
     for (const dg of desired.groups) {
       for (const n of [dg.name, ...dg.previous_names]) {
-        if (matchesAny(ignore, n)) problem(`group ${q(dg.name)}${at(dg.source)}: name ${q(n)} matches settings.ignore`);
+        if (matchesAny(ignore, n)) problem(located(dg.source, `group ${q(dg.name)}: name ${q(n)} matches settings.ignore`));
       }
     }
     for (const m of liveAll.monitors) if (matchesAny(ignore, m.label)) ignoredMonitorIds.add(m.id);

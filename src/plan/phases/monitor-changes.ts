@@ -8,7 +8,7 @@ import { REQUIRED_MONITOR_FIELDS } from '../../model/desired.js';
 import type { Monitor } from '../../model/live.js';
 import type { Change, ChangeNote, NearMiss } from '../types.js';
 import type { PlanContext } from './context.js';
-import { at, byId, idPath, inIdOrder, isOtherType, keeperOf, NO_ALERTS, q, uniq } from './util.js';
+import { byId, idPath, inIdOrder, isOtherType, keeperOf, located, NO_ALERTS, q, uniq } from './util.js';
 import {
   desiredMonitorFields,
   liveMonitorFields,
@@ -80,9 +80,9 @@ export function planMonitorChanges(ctx: PlanContext): void {
         // --prune would delete the very monitor the configuration most likely means, with its history.
         ctx.blocked.add(near.id);
         ctx.problem(
-          `monitor ${q(dm.label)}${at(dm.source)}: the account has unmanaged monitor ${q(near.label)} (id ${near.id}), whose label differs only in ${near.differs}, ` +
+          located(dm.source, `monitor ${q(dm.label)}: the account has unmanaged monitor ${q(near.label)} (id ${near.id}), whose label differs only in ${near.differs}, ` +
             `and --prune would delete it while creating ${q(dm.label)}. To adopt it, use its exact label or add ${q(near.label)} to previous_labels; ` +
-            'otherwise delete or rename it in the service',
+            'otherwise delete or rename it in the service'),
         );
       }
       ctx.changes.push({

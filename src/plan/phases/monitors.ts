@@ -4,11 +4,11 @@
  * monitor, copies not all ours, old and new label both live). Also resolves the labels references
  * use (group members, top-level alerts) to live monitors the plan leaves as they are.
  */
-import type { DesiredMonitor } from '../../model/desired.js';
+import type { DesiredMonitor, SourceRef } from '../../model/desired.js';
 import { OWNER_META_KEY, type Monitor } from '../../model/live.js';
 import { matchesAny } from '../../util/glob.js';
 import type { PlanContext } from './context.js';
-import { at, ids, keeperOf, q } from './util.js';
+import { didYouMean, ids, keeperOf, located, q } from './util.js';
 
 export function matchMonitors(ctx: PlanContext): void {
   const heal = copyHealer(ctx);
@@ -63,23 +63,23 @@ function matchExactLabels(ctx: PlanContext, healCopies: (cands: readonly Monitor
     const foreign = cands.filter((m) => ctx.classOf(m) === 'foreign');
     if (others.length > 0) {
       ctx.problem(
-        `monitor ${q(dm.label)}${at(dm.source)}: the account has a monitor of type ${others
+        located(dm.source, `monitor ${q(dm.label)}: the account has a monitor of type ${others
           .map((m) => `${m.type} (id ${m.id})`)
-          .join(', ')} with this label; monsync manages only smtp monitors, so rename one of them`,
+          .join(', ')} with this label; monsync manages only smtp monitors, so rename one of them`),
       );
     } else if (foreign.length > 0) {
       ctx.problem(
-        `monitor ${q(dm.label)}${at(dm.source)} conflicts with ${foreign
+        located(dm.source, `monitor ${q(dm.label)} conflicts with ${foreign
           .map((m) => `${ctx.describe(m)}, which is managed by ${ctx.foreignOwner(m)}`)
-          .join('; ')}; this configuration's owner is ${q(ctx.owner)}`,
+          .join('; ')}; this configuration's owner is ${q(ctx.owner)}`),
       );
     } else {
       // One candidate that is ours or unmanaged was matched above, and copies that are all ours
       // heal: these are several, not all ours.
       ctx.problem(
-        `monitor ${q(dm.label)}${at(dm.source)}: the account has ${cands.length} monitors with this label (ids ${ids(
+        located(dm.source, `monitor ${q(dm.label)}: the account has ${cands.length} monitors with this label (ids ${ids(
           cands,
-        )}); rename or delete all but one in the service`,
+        )}); rename or delete all but one in the service`),
       );
     }
   }
@@ -100,10 +100,10 @@ function oldAndNewBothLive(ctx: PlanContext): void {
       );
       if (doomed.length === 0) continue;
       ctx.problem(
-        `monitor ${q(dm.label)}${at(dm.source)}: the account has both ${ctx.describe(match.live)} and ${doomed
+        located(dm.source, `monitor ${q(dm.label)}: the account has both ${ctx.describe(match.live)} and ${doomed
           .map((m) => ctx.describe(m))
           .join(', ')}, named by previous_labels; renaming is not possible and deleting the old one would lose its history. ` +
-          `Delete or rename one of them in the service, or remove ${q(prev)} from previous_labels to have it deleted`,
+          `Delete or rename one of them in the service, or remove ${q(prev)} from previous_labels to have it deleted`),
       );
     }
   }
@@ -128,9 +128,9 @@ function matchPreviousLabels(ctx: PlanContext, healCopies: (cands: readonly Moni
       const foreign = smtp.filter((m) => ctx.classOf(m) === 'foreign');
       if (foreign.length > 0) {
         ctx.problem(
-          `monitor ${q(dm.label)}${at(dm.source)}: previous label ${q(prev)} names ${foreign
+          located(dm.source, `monitor ${q(dm.label)}: previous label ${q(prev)} names ${foreign
             .map((m) => `${ctx.describe(m)}, which is managed by ${ctx.foreignOwner(m)}`)
-            .join('; ')}; this configuration's owner is ${q(ctx.owner)}`,
+            .join('; ')}; this configuration's owner is ${q(ctx.owner)}`),
         );
         break;
       }
@@ -143,9 +143,9 @@ function matchPreviousLabels(ctx: PlanContext, healCopies: (cands: readonly Moni
         const keeper = healCopies(smtp);
         if (keeper === null) {
           ctx.problem(
-            `monitor ${q(dm.label)}${at(dm.source)}: previous label ${q(prev)} matches ${smtp.length} monitors (ids ${ids(
+            located(dm.source, `monitor ${q(dm.label)}: previous label ${q(prev)} matches ${smtp.length} monitors (ids ${ids(
               smtp,
-            )}); rename or delete all but one in the service`,
+            )}); rename or delete all but one in the service`),
           );
           for (const x of smtp) ctx.blocked.add(x.id);
           break;
@@ -175,30 +175,35 @@ function matchPreviousLabels(ctx: PlanContext, healCopies: (cands: readonly Moni
  * monitor has to a live monitor the plan does not change. The context of a problem is made only
  * when there is one.
  */
-export function resolveLiveMonitor(ctx: PlanContext, label: string, context: () => string): Monitor | null {
+export function resolveLiveMonitor(
+  ctx: PlanContext,
+  label: string,
+  context: () => string,
+  where: () => SourceRef | undefined = () => undefined,
+): Monitor | null {
+  const problem = (message: string) => ctx.problem(located(where(), `${context()}: ${message}`));
   if (matchesAny(ctx.ignore, label)) {
-    ctx.problem(`${context()}: monitor ${q(label)} matches settings.ignore`);
+    problem(`monitor ${q(label)} matches settings.ignore`);
     return null;
   }
   const cands = ctx.monitorsByLabel.get(label) ?? [];
   if (cands.length === 0) {
-    ctx.problem(`${context()}: no monitor ${q(label)} in the configuration or the account`);
+    const known = [...ctx.declared.keys(), ...ctx.monitorsByLabel.keys()];
+    problem(`no monitor ${q(label)} in the configuration or the account${didYouMean(label, known)}`);
     return null;
   }
   if (cands.length > 1) {
-    ctx.problem(`${context()}: the account has ${cands.length} monitors labelled ${q(label)} (ids ${ids(cands)}); rename or delete all but one in the service`);
+    problem(`the account has ${cands.length} monitors labelled ${q(label)} (ids ${ids(cands)}); rename or delete all but one in the service`);
     return null;
   }
   const m = cands[0]!;
   const renamer = ctx.takenBy.get(m.id);
   if (renamer) {
-    ctx.problem(`${context()}: ${ctx.describe(m)} is renamed to ${q(renamer.label)} by this configuration; refer to it by its new label`);
+    problem(`${ctx.describe(m)} is renamed to ${q(renamer.label)} by this configuration; refer to it by its new label`);
     return null;
   }
   if (ctx.classOf(m) === 'managed') {
-    ctx.problem(
-      `${context()}: ${ctx.describe(m)} is marked ${OWNER_META_KEY}: ${q(ctx.owner)} but not declared, so this plan would delete it; declare it or drop the reference`,
-    );
+    problem(`${ctx.describe(m)} is marked ${OWNER_META_KEY}: ${q(ctx.owner)} but not declared, so this plan would delete it; declare it or drop the reference`);
     return null;
   }
   return m;

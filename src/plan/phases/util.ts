@@ -6,16 +6,25 @@ import type { SourceRef, DesiredAlert } from '../../model/desired.js';
 import type { Alert } from '../../model/live.js';
 import type { IdOrRef } from '../types.js';
 export { groupBy } from '../../util/group-by.js';
+import { closest } from '../../util/suggest.js';
 
 export const q = (s: string): string => JSON.stringify(s);
-export const at = (src: SourceRef | undefined): string => (src ? ` (${src.file}:${src.line})` : '');
+/** A problem about a place in the configuration, said as validate says its own: `file:line:column: message`. */
+export const located = (src: SourceRef | undefined, message: string): string =>
+  src ? `${src.file}:${src.line}:${src.column}: ${message}` : message;
 export const idPath = (kind: 'Monitor' | 'Alert' | 'Group', id: string): string =>
   `/v1/Config/${kind}/${encodeURIComponent(id)}/`;
 export const ids = (xs: readonly { id: string }[]): string => xs.map((x) => x.id).join(', ');
 
-/** `alert "<monitor> / <subject>" (file:line)`, for problems. */
+/** `alert "<monitor> / <subject>"`, for problems (located at the alert). */
 export function alertContext(monitorLabel: string, da: DesiredAlert): string {
-  return `alert ${q(`${monitorLabel} / ${da.subject_init}`)}${at(da.source)}`;
+  return `alert ${q(`${monitorLabel} / ${da.subject_init}`)}`;
+}
+
+/** `; did you mean "x"?` when one of `known` is a plausible typo of `name`, else ''. */
+export function didYouMean(name: string, known: Iterable<string>): string {
+  const near = closest(name, [...known]);
+  return near === undefined || near === name ? '' : `; did you mean ${q(near)}?`;
 }
 
 export function byId<T extends { id: string }>(a: T, b: T): number {

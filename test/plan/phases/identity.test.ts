@@ -24,7 +24,7 @@ describe('ignore', () => {
     expect(seen.live.groups).toEqual([]);
     expect([...seen.ignoredMonitorIds]).toEqual(['1']);
     expect(seen.ignoredCount).toBe(2);
-    expect(problems).toEqual(['monitor "mx" (monitoring/main.yaml:1): label "legacy-0" matches settings.ignore']);
+    expect(problems).toEqual(['monitoring/main.yaml:1:1: monitor "mx": label "legacy-0" matches settings.ignore']);
   });
 });
 
