@@ -6,9 +6,22 @@ const reporters: (string | [string, Record<string, unknown>])[] = process.env.CI
   ? ['default', ['json', { outputFile: '.ci/results.json' }]]
   : ['default'];
 
-// Folders whose tests run the built CLI as a user would, start Chromium, or run the CI recipes:
-// slow, so `npm run test:unit` (fast feedback) leaves them out; `npm test` runs both projects.
-const E2E = ['test/e2e/**/*.test.ts', 'test/ci/**/*.test.ts', 'test/docs-ui/**/*.test.ts'];
+// Tests that run the built CLI as a user would (test/helpers/cli.ts), start Chromium, or run the CI
+// recipes: slow, so `npm run test:unit` (fast feedback) leaves them out; `npm test` runs both
+// projects. Outside the three folders, a file that runs the built CLI is named here
+// (test/arch/test-projects.test.ts fails on one that is not).
+export const E2E = [
+  'test/e2e/**/*.test.ts',
+  'test/ci/**/*.test.ts',
+  'test/docs-ui/**/*.test.ts',
+  'test/cli/validate.test.ts',
+  'test/cli/fmt.test.ts',
+  'test/cli/help.test.ts',
+  'test/cli/show.test.ts',
+  'test/cli/emulator.test.ts',
+  'test/fmt/recipes.test.ts',
+  'test/export/roundtrip.test.ts',
+];
 
 export default defineConfig({
   test: {
