@@ -59,7 +59,7 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
     }));
   }
 
-  const { renderPlanText } = await import('../render/plan-text.js');
+  const [{ renderPlanText }, { noChangesLine }] = await Promise.all([import('../render/plan-text.js'), import('../render/format.js')]);
   out(renderPlanText(plan, { color }).replace(/\n*$/, '\n'));
   if (plan.changes.length === 0) return 0;
 
@@ -92,7 +92,7 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
       const again = desired ?? (await loadDesired(plan.files));
       const liveAfter = await readAccount(api, again);
       const next = await computePlan(again, liveAfter, api, { prune: plan.options.prune, targets: plan.options.targets });
-      if (next.changes.length === 0) out('No changes. The account matches the configuration.\n');
+      if (next.changes.length === 0) out(`${noChangesLine(next)}\n`);
       else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
     } catch (err) {
       // The changes were made: a check that cannot run (a saved plan's files are not where they were,

@@ -30,7 +30,9 @@ import { planMonitorChanges, planMonitorDeletes } from './phases/monitor-changes
 import { matchMonitors } from './phases/monitors.js';
 import { refuseAmbiguousDeletes, selectTargets, uniqueRefs } from './phases/refs.js';
 import { uniq } from './phases/util.js';
+import { globMatch } from '../util/glob.js';
 import { plural } from '../util/plural.js';
+import { closest } from '../util/suggest.js';
 
 export { PlanError } from './errors.js';
 export { pairAlerts, type AlertPairing } from './phases/alert-pairing.js';
@@ -51,6 +53,30 @@ export interface DiffOptions {
    * Markdown, or applied (writeSavedPlan refuses it).
    */
   fingerprint?: boolean;
+}
+
+/**
+ * `--target` globs that match no monitor label or group name, declared or live: said as such (a
+ * plan of such a glob has no changes, which must not read as "the account matches").
+ */
+function targetsMatchingNothing(ctx: PlanContext, desired: DesiredState, targets: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const dm of desired.monitors) names.add(dm.label);
+  for (const dg of desired.groups) names.add(dg.name);
+  for (const m of ctx.live.monitors) names.add(m.label);
+  for (const g of ctx.live.groups) names.add(g.name);
+  const out: string[] = [];
+  for (const glob of targets) {
+    if ([...names].some((n) => globMatch(glob, n))) continue;
+    // A typo is a guess only for a name typed out, not for a pattern.
+    const near = /[*?]/.test(glob) ? undefined : closest(glob, [...names]);
+    out.push(
+      `--target ${JSON.stringify(glob)} matches no monitor label or group name of the configuration or the account${
+        near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`
+      }`,
+    );
+  }
+  return out;
 }
 
 export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOptions): Plan {
@@ -76,6 +102,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   uniqueRefs(changes);
   let planned = changes;
   if (targets.length > 0) {
+    warnings.push(...targetsMatchingNothing(ctx, desired, targets));
     planned = selectTargets(changes, targets);
     const left = changes.length - planned.length;
     if (left > 0) {

@@ -4,7 +4,7 @@
  * reorder text with bidi controls, or break out of the Markdown it is placed in.
  */
 import { createRequire } from 'node:module';
-import type { Change, ChangeAction, NearMiss, PlanSummary, UncreatableAlert, UnmanagedCounts } from '../plan/types.js';
+import type { Change, ChangeAction, NearMiss, Plan, PlanSummary, UncreatableAlert, UnmanagedCounts } from '../plan/types.js';
 import { plural } from '../util/plural.js';
 import { escapeControl, quote } from '../util/safe-text.js';
 
@@ -66,6 +66,11 @@ export function planLine(s: PlanSummary): string {
 }
 
 export const NO_CHANGES = 'No changes. The account matches the configuration.';
+
+/** A plan without changes: with --target, only the targeted resources are known to need none. */
+export function noChangesLine(plan: Pick<Plan, 'options'>): string {
+  return plan.options.targets.length > 0 ? 'No changes to the targeted resources.' : NO_CHANGES;
+}
 
 /** The parts of the "Left alone" sentence, or [] when nothing was left alone. */
 export function leftAloneParts(u: UnmanagedCounts): string[] {

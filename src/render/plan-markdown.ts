@@ -11,7 +11,7 @@
 import { countFindings } from '../checks/format.js';
 import type { Change, Plan } from '../plan/types.js';
 import {
-  NO_CHANGES,
+  noChangesLine,
   alertSubject,
   diffLines,
   escapeControl,
@@ -224,7 +224,7 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
     parts.length > 0
       ? ` Left alone: ${parts.join(', ')}${pruneWouldAct(plan.unmanaged, plan.options.prune) ? ' (<code>--prune</code> would delete the unmanaged monitors and undeclared groups)' : ''}.`
       : '';
-  head.push(plan.changes.length > 0 ? `**${planLine(plan.summary)}**${leftAlone}` : `**${NO_CHANGES}**${leftAlone}`);
+  head.push(plan.changes.length > 0 ? `**${planLine(plan.summary)}**${leftAlone}` : `**${noChangesLine(plan)}**${leftAlone}`);
   if (plan.warnings.length > 0) {
     // Warnings quote user text inside sentences: a code block keeps all of it literal.
     head.push('', `⚠️ ${plural(plan.warnings.length, 'warning')}:`, '', codeBlock('text', plan.warnings));

@@ -7,7 +7,7 @@ import pc from 'picocolors';
 import { countFindings, formatFinding } from '../checks/format.js';
 import type { Change, Plan } from '../plan/types.js';
 import {
-  NO_CHANGES,
+  noChangesLine,
   SYMBOL,
   describeChange,
   diffLines,
@@ -59,7 +59,7 @@ export function renderPlanText(plan: Plan, options: PlanTextOptions): string {
   for (const w of plan.warnings) out.push(`${c.yellow(c.bold('Warning:'))} ${escapeControl(w)}`);
   if (parts.length > 0 || plan.warnings.length > 0) out.push('');
 
-  out.push(plan.changes.length > 0 ? c.bold(planLine(plan.summary)) : c.green(NO_CHANGES));
+  out.push(plan.changes.length > 0 ? c.bold(planLine(plan.summary)) : c.green(noChangesLine(plan)));
   return `${out.join('\n')}\n`;
 }
 
