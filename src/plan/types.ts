@@ -110,7 +110,7 @@ export interface UnmanagedCounts {
   foreign_monitors?: number;
   /**
    * Of `monitors`: unmanaged ones --prune keeps because a declared group or top-level alert names
-   * them. Set (and non-zero) only when pruning.
+   * them (with or without --prune). Set only when non-zero.
    */
   referenced_monitors?: number;
   /** Alerts on those monitors (and on other-type monitors) not declared in the config. */
@@ -120,8 +120,13 @@ export interface UnmanagedCounts {
    * the API cannot create them again. Set only when non-zero.
    */
   other_type_alerts?: number;
-  /** Live groups the config does not declare. */
+  /** Live groups the config does not declare (and does not prune). */
   groups: number;
+  /**
+   * Of the undeclared groups: those listing a monitor of another owner, which --prune keeps (with or
+   * without --prune). Set only when non-zero.
+   */
+  other_owner_groups?: number;
   /** Monitors of types monsync never creates, modifies or deletes. */
   other_type_monitors: number;
   /** Resources matched by settings.ignore. */

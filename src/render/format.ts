@@ -72,12 +72,15 @@ export function noChangesLine(plan: Pick<Plan, 'options'>): string {
   return plan.options.targets.length > 0 ? 'No changes to the targeted resources.' : NO_CHANGES;
 }
 
-/** The parts of the "Left alone" sentence, or [] when nothing was left alone. */
-export function leftAloneParts(u: UnmanagedCounts): string[] {
+/**
+ * The parts of the "Left alone" sentence, or [] when nothing was left alone. What --prune keeps is
+ * said when pruning (without it, the hint says what --prune would delete instead).
+ */
+export function leftAloneParts(u: UnmanagedCounts, prune = false): string[] {
   const parts: string[] = [];
   if (u.monitors > 0) {
     const foreign = u.foreign_monitors ?? 0;
-    const referenced = u.referenced_monitors ?? 0;
+    const referenced = prune ? (u.referenced_monitors ?? 0) : 0;
     const of: string[] = [];
     if (foreign > 0) of.push(`${foreign} managed by another owner`);
     if (referenced > 0) of.push(`${referenced} named by a declared group or alert, so not pruned`);
@@ -88,14 +91,26 @@ export function leftAloneParts(u: UnmanagedCounts): string[] {
   if (u.alerts > 0) parts.push(`${plural(u.alerts, 'undeclared alert')} on them`);
   const kept = u.other_type_alerts ?? 0;
   if (kept > 0) parts.push(`${kept === 1 ? '1 alert of another type' : `${kept} alerts of other types`} on managed monitors`);
-  if (u.groups > 0) parts.push(plural(u.groups, 'undeclared group'));
+  if (u.groups > 0) {
+    const others = prune ? (u.other_owner_groups ?? 0) : 0;
+    const detail = others === 0 ? '' : others === u.groups ? ' (listing monitors of another owner, so not pruned)' : ` (${others} of them listing monitors of another owner, so not pruned)`;
+    parts.push(`${plural(u.groups, 'undeclared group')}${detail}`);
+  }
   if (u.ignored > 0) parts.push(`${u.ignored} ignored by settings.ignore`);
   return parts;
 }
 
-/** Whether `--prune` would delete something that is now left alone. */
-export function pruneWouldAct(u: UnmanagedCounts, prune: boolean): boolean {
-  return !prune && (u.monitors - (u.foreign_monitors ?? 0) > 0 || u.groups > 0);
+/**
+ * What `--prune` would delete of what is now left alone, as words (`1 unmanaged monitor and 2
+ * undeclared groups`), or '' when nothing (or when pruning already): never another owner's monitors,
+ * nor the ones a declared group or alert names, nor groups listing another owner's monitors.
+ */
+export function pruneWouldDelete(u: UnmanagedCounts, prune: boolean): string {
+  if (prune) return '';
+  const monitors = u.monitors - (u.foreign_monitors ?? 0) - (u.referenced_monitors ?? 0);
+  const groups = u.groups - (u.other_owner_groups ?? 0);
+  const parts = [monitors > 0 ? plural(monitors, 'unmanaged monitor') : '', groups > 0 ? plural(groups, 'undeclared group') : ''].filter(Boolean);
+  return parts.join(' and ');
 }
 
 export const SYMBOL: Record<ChangeAction, string> = { create: '+', update: '~', delete: '-' };

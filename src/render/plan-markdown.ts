@@ -26,7 +26,7 @@ import {
   otherTypeAlerts,
   planLine,
   plural,
-  pruneWouldAct,
+  pruneWouldDelete,
   setDiff,
   shortTime,
 } from './format.js';
@@ -219,10 +219,11 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
       : `monsync plan — ${plan.files.length > 0 ? plan.files.map(mdCode).join(', ') : 'configuration'} against ${mdCode(plan.target)}`;
 
   const head: string[] = [PLAN_COMMENT_MARKER, `### ${title}`, ''];
-  const parts = leftAloneParts(plan.unmanaged);
+  const parts = leftAloneParts(plan.unmanaged, plan.options.prune);
+  const prunable = pruneWouldDelete(plan.unmanaged, plan.options.prune);
   const leftAlone =
     parts.length > 0
-      ? ` Left alone: ${parts.join(', ')}${pruneWouldAct(plan.unmanaged, plan.options.prune) ? ' (<code>--prune</code> would delete the unmanaged monitors and undeclared groups)' : ''}.`
+      ? ` Left alone: ${parts.join(', ')}${prunable ? ` (<code>--prune</code> would delete ${prunable})` : ''}.`
       : '';
   head.push(plan.changes.length > 0 ? `**${planLine(plan.summary)}**${leftAlone}` : `**${noChangesLine(plan)}**${leftAlone}`);
   if (plan.warnings.length > 0) {

@@ -23,7 +23,7 @@ import {
   otherTypeAlerts,
   planLine,
   plural,
-  pruneWouldAct,
+  pruneWouldDelete,
   quote,
   setDiff,
 } from './format.js';
@@ -49,11 +49,10 @@ export function renderPlanText(plan: Plan, options: PlanTextOptions): string {
     }
   }
 
-  const parts = leftAloneParts(plan.unmanaged);
+  const parts = leftAloneParts(plan.unmanaged, plan.options.prune);
   if (parts.length > 0) {
-    const hint = pruneWouldAct(plan.unmanaged, plan.options.prune)
-      ? ' (use --prune to delete unmanaged monitors and undeclared groups)'
-      : '';
+    const prunable = pruneWouldDelete(plan.unmanaged, plan.options.prune);
+    const hint = prunable ? ` (--prune would delete ${prunable})` : '';
     out.push(`Left alone: ${parts.join(', ')}${hint}.`);
   }
   for (const w of plan.warnings) out.push(`${c.yellow(c.bold('Warning:'))} ${escapeControl(w)}`);

@@ -43,7 +43,7 @@ describe('text', () => {
   it('no changes', () => {
     const text = renderPlanText(emptyPlan(), { color: false });
     expect(text).toBe(
-      'Left alone: 1 unmanaged monitor (use --prune to delete unmanaged monitors and undeclared groups).\n\nNo changes. The account matches the configuration.\n',
+      'Left alone: 1 unmanaged monitor (--prune would delete 1 unmanaged monitor).\n\nNo changes. The account matches the configuration.\n',
     );
   });
 

@@ -146,10 +146,12 @@ class GroupPlanner {
     this.ignoring = ctx.ignoredMonitorIds.size > 0;
   }
 
-  readonly memberLabel = (member: { id: string; label: string | null }): string => {
+  private monitorOf(id: string): Monitor | undefined {
     if (this.monitorById === null) this.monitorById = new Map(this.ctx.live.monitors.map((m) => [m.id, m]));
-    return this.monitorById.get(member.id)?.label ?? member.label ?? member.id;
-  };
+    return this.monitorById.get(id);
+  }
+
+  readonly memberLabel = (member: { id: string; label: string | null }): string => this.monitorOf(member.id)?.label ?? member.label ?? member.id;
 
   /** The live group's visible members are exactly the declared ones (ignored members aside). */
   sameMembers(live: Group, members: readonly Member[]): boolean {
@@ -266,8 +268,17 @@ class GroupPlanner {
   prune(): void {
     const ctx = this.ctx;
     const undeclaredGroups = ctx.live.groups.filter((g) => !ctx.groupTaken.has(g.id));
-    if (!ctx.prune) ctx.unmanaged.groups += undeclaredGroups.length;
-    const prunedGroups = ctx.prune ? undeclaredGroups : [];
+    // Groups carry no owner marker: one listing a monitor of another owner is that configuration's,
+    // and --prune leaves it alone (README, Semantics, Prune).
+    const foreign = (g: Group): boolean =>
+      g.members.some((mem) => {
+        const m = this.monitorOf(mem.id);
+        return m !== undefined && ctx.classOf(m) === 'foreign';
+      });
+    const othersGroups = undeclaredGroups.filter(foreign);
+    if (othersGroups.length > 0) ctx.unmanaged.other_owner_groups = othersGroups.length;
+    const prunedGroups = ctx.prune ? undeclaredGroups.filter((g) => !othersGroups.includes(g)) : [];
+    ctx.unmanaged.groups += undeclaredGroups.length - prunedGroups.length;
     if (!inIdOrder(prunedGroups)) prunedGroups.sort(byId);
     for (const g of prunedGroups) {
       const liveMembers = g.members.filter((mem) => !ctx.ignoredMonitorIds.has(mem.id));

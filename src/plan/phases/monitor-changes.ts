@@ -147,7 +147,8 @@ export function planMonitorDeletes(ctx: PlanContext): void {
       } else {
         ctx.unmanaged.monitors++;
         if (c === 'foreign') ctx.unmanaged.foreign_monitors!++;
-        else if (c === 'unmanaged' && ctx.prune) referencedKept++;
+        // Named by the configuration: --prune keeps it (counted without --prune too, for the hint).
+        else if (c === 'unmanaged' && ctx.referenced.has(m.id)) referencedKept++;
       }
     }
     // Undeclared alerts on monitors left alone: neither declared, deleted nor given top-level alerts.
