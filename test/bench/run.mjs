@@ -34,6 +34,14 @@ const BIN = join(ROOT, 'bin/monsync.js');
 const FLOOR = join(ROOT, 'test/bench/floor.mjs');
 const PROBE = pathToFileURL(join(ROOT, 'test/bench/probe.mjs')).href;
 const CREDS = { MONSYNC_USERNAME: 'demo@example.com', MONSYNC_PASSWORD: 'demo-password' };
+/**
+ * The measured processes' environment: the bench's own, without what makes every node process
+ * slower alike without being part of what is measured. NODE_EXTRA_CA_CERTS makes node read and
+ * parse a certificate file before any script runs (on a machine that sets it to the system bundle,
+ * about 60 ms of CPU and 90 ms of wall time per process, plan and reference alike); NODE_OPTIONS
+ * could change either side.
+ */
+const CHILD_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS' && k !== 'NODE_OPTIONS'));
 /** The loopback account of issue 20: one alert per monitor, 50 groups. */
 const SMALL_SHAPE = { alertsPerMonitor: 1, groups: 50 };
 
@@ -94,7 +102,7 @@ async function measure(args, { env = {}, probe = true } = {}) {
   const started = performance.now();
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
-    env: { ...process.env, ...CREDS, NO_COLOR: '1', MONSYNC_BENCH_PROBE: probeFile, ...env },
+    env: { ...CHILD_ENV, ...CREDS, NO_COLOR: '1', MONSYNC_BENCH_PROBE: probeFile, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = [];
@@ -312,7 +320,15 @@ async function main() {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const result = { version: 2, date: new Date().toISOString(), commit: gitCommit(), node: process.version, options: { ...o, out: undefined }, load };
+  const result = {
+    version: 2,
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    node: process.version,
+    options: { ...o, out: undefined },
+    load,
+    env_removed: ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'].filter((k) => process.env[k] !== undefined),
+  };
   let large;
   try {
     // ---- --help ----------------------------------------------------------------------------------
@@ -504,6 +520,7 @@ async function main() {
   lines.push('');
   lines.push(`monsync scale benchmark, median of ${o.reps}; x ref = median over the repetitions of wall / the reference's wall in the same repetition`);
   lines.push(`commit ${result.commit ?? '?'}, node ${process.version}, ${load.cores} cores, load average ${f2(load.start)} at start, ${f2(result.load.end)} at end`);
+  if (result.env_removed.length) lines.push(`measured without ${result.env_removed.join(' and ')} (set in the bench's environment)`);
   if (result.small) {
     const a = result.small.account;
     lines.push('');
