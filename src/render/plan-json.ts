@@ -58,6 +58,7 @@ export function renderPlanJson(plan: Plan): string {
       alerts: u.alerts,
       ...(u.other_type_alerts !== undefined ? { other_type_alerts: u.other_type_alerts } : {}),
       groups: u.groups,
+      ...(u.other_owner_groups !== undefined ? { other_owner_groups: u.other_owner_groups } : {}),
       other_type_monitors: u.other_type_monitors,
       ignored: u.ignored,
     },

@@ -306,10 +306,11 @@ describe('what plan leaves alone', () => {
     expect(text.code).toBe(2);
     expect(text.stdout).toContain(
       'Left alone: 4 unmanaged monitors (1 of them managed by another owner), 3 monitors of other types, ' +
-        '3 undeclared alerts on them, 1 undeclared group (use --prune to delete unmanaged monitors and undeclared groups).',
+        // ops-team lists their-mx, another owner's: --prune would keep it.
+        '3 undeclared alerts on them, 1 undeclared group (--prune would delete 3 unmanaged monitors).',
     );
     const plan = await planJson((await cli(['plan', dir, '--json'])).stdout);
-    expect(plan.unmanaged).toEqual({ monitors: 4, foreign_monitors: 1, alerts: 3, groups: 1, other_type_monitors: 3, ignored: 0 });
+    expect(plan.unmanaged).toEqual({ monitors: 4, foreign_monitors: 1, alerts: 3, groups: 1, other_owner_groups: 1, other_type_monitors: 3, ignored: 0 });
     expect(keys(plan)).toEqual(['create alert mine-1 / mine-1 down', 'create monitor mine-1']);
 
     await emu.control.clearRequests();
@@ -454,23 +455,24 @@ describe('--prune and settings.ignore', () => {
     return { oldMx, theirMx, legacy, groups: more.groups };
   }
 
-  it('--prune deletes unmanaged SMTP monitors and undeclared groups; never foreign, other-type or ignored ones', async () => {
+  it('--prune deletes unmanaged SMTP monitors and undeclared groups; never foreign, other-type or ignored ones, nor groups of another owner', async () => {
     const { oldMx, theirMx, legacy } = await seedPrunable();
     const kept = await cli(['plan', 'examples/realistic', '--json']);
     expect((await planJson(kept.stdout)).summary.delete).toBe(0);
     const keptText = await cli(['plan', 'examples/realistic']);
-    expect(keptText.stdout).toContain('(use --prune to delete unmanaged monitors and undeclared groups)');
+    expect(keptText.stdout).toContain('(--prune would delete 1 unmanaged monitor and 1 undeclared group)');
 
     const pruned = await planJson((await cli(['plan', 'examples/realistic', '--prune', '--json'])).stdout);
-    expect(keys(pruned, 'delete')).toEqual(['delete group stale-group', 'delete group their-group', 'delete monitor old-mx']);
+    // their-group lists their-mx, which another owner manages: that owner's group, kept.
+    expect(keys(pruned, 'delete')).toEqual(['delete group stale-group', 'delete monitor old-mx']);
     expect(pruned.changes.find((c) => c.key === 'old-mx')!.note).toMatchObject({ cascade_alerts: 1 });
-    expect(pruned.unmanaged).toMatchObject({ monitors: 1, foreign_monitors: 1, other_type_monitors: 3, ignored: 2 });
+    expect(pruned.unmanaged).toMatchObject({ monitors: 1, foreign_monitors: 1, groups: 1, other_owner_groups: 1, other_type_monitors: 3, ignored: 2 });
 
     const apply = await cli(['apply', 'examples/realistic', '--prune', '--auto-approve']);
     expect(apply.code, apply.stdout).toBe(0);
     const s = await state(emu);
     expect(s.monitors.some((m) => m.id === oldMx)).toBe(false);
-    expect(s.groups.map((g) => g.name).sort()).toEqual(['americas', 'europe', 'infrastructure', 'legacy-group', 'production']);
+    expect(s.groups.map((g) => g.name).sort()).toEqual(['americas', 'europe', 'infrastructure', 'legacy-group', 'production', 'their-group']);
     for (const id of [theirMx, legacy]) expect(s.monitors.some((m) => m.id === id)).toBe(true);
     expect(s.monitors.filter((m) => m.type !== 'smtp').map((m) => m.label).sort()).toEqual(['dns-mx', 'gw-ping', 'www-http']);
     expect((await cli(['plan', 'examples/realistic', '--prune', '--detailed-exitcode'])).code).toBe(0);

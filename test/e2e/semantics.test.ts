@@ -123,7 +123,7 @@ describe('duplicates two racing applies leave heal on the next apply (issue 12 Â
     await emu.control.clearRequests();
     const stopped = await cli(['apply', dir, '--auto-approve']);
     expect(stopped.code).toBe(1);
-    expect(stopped.stderr).toMatch(/monitor "mx-1" .*the account has 2 monitors with this label \(ids \d+, \d+\); rename or delete all but one in the service/);
+    expect(stopped.stderr).toMatch(/monitor "mx-1": the account has 2 monitors with this label \(ids \d+, \d+\); rename or delete all but one in the service/);
     expect(stopped.stderr).not.toMatch(/would delete/);
     expect(describeRequests(await writes(emu))).toEqual([]);
   });

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diff } from '../../src/plan/diff.js';
+import { renderPlanJson } from '../../src/render/plan-json.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
 import { desiredState, dMonitor, liveGroup, liveMonitor, liveState } from './helpers.js';
@@ -36,6 +37,16 @@ describe('--prune and what it leaves alone', () => {
       'Left alone: 2 unmanaged monitors (1 of them managed by another owner, 1 named by a declared group or alert, so not pruned), ' +
         '2 undeclared groups (listing monitors of another owner, so not pruned).',
     );
+    expect(JSON.parse(renderPlanJson(p)).unmanaged).toEqual({
+      monitors: 2,
+      foreign_monitors: 1,
+      referenced_monitors: 1,
+      alerts: 0,
+      groups: 2,
+      other_owner_groups: 2,
+      other_type_monitors: 0,
+      ignored: 0,
+    });
   });
 
   it('without --prune, the hint says exactly what --prune would delete: not the other owner\'s monitor nor the one a group names', () => {
