@@ -62,10 +62,13 @@ export function checkDeletes(plan: Plan, managedCount: number, limits: DeleteLim
       ? `more than ${limit}`
       : `more than ${limit}, 30% of the ${managedCount} managed`;
   const noun = count === 1 ? 'resource' : 'resources';
+  // The plan's "to destroy" counts each delete once: say where the rest comes from.
+  const cascaded = count - deletes.length;
+  const parts = cascaded > 0 ? `: the plan's ${plural(deletes.length, 'delete')} and the ${plural(cascaded, 'alert')} the service deletes with their monitors` : '';
   return {
     ok: false,
     message:
-      `refusing to apply a plan that deletes ${count} ${noun} (${why}). ` +
+      `refusing to apply a plan that deletes ${count} ${noun} (${why})${parts}. ` +
       'If that is intended, run again with --force or a higher --max-deletes; otherwise check the configuration paths, owner and --target.',
     deletes: deletes.map(describeDelete),
   };

@@ -39,6 +39,18 @@ describe('checkDeletes', () => {
     expect(check.deletes[0]).toBe('monitor "mx-0" (id 40000) and its 3 alerts');
   });
 
+  it('says how its count relates to the plan\'s "to destroy", which counts each monitor delete once', () => {
+    const check = checkDeletes(makePlan(deletes(3, 3)), 10);
+    if (check.ok) throw new Error('expected a refusal');
+    expect(check.message).toBe(
+      'refusing to apply a plan that deletes 12 resources (more than 10): the plan\'s 3 deletes and the 9 alerts the service deletes with their monitors. ' +
+        'If that is intended, run again with --force or a higher --max-deletes; otherwise check the configuration paths, owner and --target.',
+    );
+    const plain = checkDeletes(makePlan(deletes(11)), 20);
+    if (plain.ok) throw new Error('expected a refusal');
+    expect(plain.message).toMatch(/^refusing to apply a plan that deletes 11 resources \(more than 10\)\. If that/);
+  });
+
   it('honours an explicit --max-deletes, including 0', () => {
     const one = makePlan(deletes(1));
     const zero = checkDeletes(one, 1000, { maxDeletes: 0 });
