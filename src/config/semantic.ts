@@ -23,174 +23,233 @@ const labelAt = (m: ResolvedMonitor): SourceRef => at(m.ref, ['label']);
 const subjectAt = (a: ResolvedAlert): SourceRef => at(a.ref, ['subject_init']);
 const nameAt = (g: ResolvedGroup): SourceRef => at(g.ref, ['name']);
 
+/**
+ * What the checks share: the sink, the ignore globs, and the monitors by label. One object made
+ * once per check, passed down: no closure per item (a large configuration has 10,000 monitors).
+ */
+interface Ctx {
+  readonly out: Diagnostic[];
+  readonly globs: readonly string[];
+  /** The first monitor with each label. */
+  readonly labels: Map<string, ResolvedMonitor>;
+  /** Labels of more than one monitor, or named by a top-level alert: see subjectOwner. */
+  readonly sharedLabels: Set<string>;
+}
+
+function error(cx: Ctx, where: SourceRef, message: string): void {
+  cx.out.push(diag(where.file, where, message));
+}
+
+function warn(cx: Ctx, where: SourceRef, message: string): void {
+  cx.out.push(diag(where.file, where, message, 'warning'));
+}
+
+/** The settings.ignore glob `name` matches, if any. */
+function ignored(cx: Ctx, name: string): string | undefined {
+  const globs = cx.globs;
+  return globs.length === 0 ? undefined : globs.find((g) => globMatch(g, name));
+}
+
+const ignoreNote = (glob: string) => `settings.ignore glob ${JSON.stringify(glob)}`;
+
 export function checkSemantics(r: Resolved): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const error = (where: SourceRef, message: string) => out.push(diag(where.file, where, message));
-  const warn = (where: SourceRef, message: string) => out.push(diag(where.file, where, message, 'warning'));
-  const globs = r.settings.ignore;
-  const ignored = (name: string) => (globs.length === 0 ? undefined : globs.find((g) => globMatch(g, name)));
-  const ignoreNote = (glob: string) => `settings.ignore glob ${JSON.stringify(glob)}`;
+  const cx: Ctx = { out: [], globs: r.settings.ignore, labels: new Map(), sharedLabels: new Set() };
+  for (let ai = 0; ai < r.alerts.length; ai++) cx.sharedLabels.add(r.alerts[ai]!.monitor);
+  checkMonitors(cx, r.monitors);
+  const previousLabels = checkRenames(
+    cx,
+    r.monitors,
+    cx.labels,
+    { noun: 'monitor', field: 'label', list: 'previous_labels' },
+    (m) => m.raw.label,
+    (m) => m.raw.previous_labels,
+    labelAt,
+  );
+  checkTopLevelAlerts(cx, r.alerts, previousLabels);
+  checkAlertSubjects(cx, r);
+  const groupNames = checkGroups(cx, r.groups, previousLabels);
+  checkRenames(
+    cx,
+    r.groups,
+    groupNames,
+    { noun: 'group', field: 'name', list: 'previous_names' },
+    (g) => g.raw.name,
+    (g) => g.raw.previous_names,
+    nameAt,
+  );
+  return cx.out;
+}
+
+/**
+ * Monitors: labels unique, not ignored, required fields present after defaults, valid time zones.
+ * Fills cx.labels and adds the labels held by more than one monitor to cx.sharedLabels.
+ */
+function checkMonitors(cx: Ctx, monitors: readonly ResolvedMonitor[]): void {
+  const labels = cx.labels;
   // Thousands of monitors share a handful of zones.
   const zoneProblems = new Map<string, string | undefined>();
-
-  // Monitors: labels unique, not ignored, required fields present after defaults, valid time zones.
-  const labels = new Map<string, ResolvedMonitor>();
-  /** Labels of more than one monitor, or named by a top-level alert: see subjectOwner. */
-  const sharedLabels = new Set<string>();
-  for (let ai = 0; ai < r.alerts.length; ai++) sharedLabels.add(r.alerts[ai]!.monitor);
-  const monitors = r.monitors;
   // Indexed loops: a first run is mostly unoptimised code, where for-of allocates a result per step.
   for (let mi = 0; mi < monitors.length; mi++) {
     const m = monitors[mi]!;
     const label = m.raw.label;
     const first = labels.get(label);
     if (first) {
-      sharedLabels.add(label);
+      cx.sharedLabels.add(label);
       const here = labelAt(m);
-      error(here, `monitor label ${JSON.stringify(label)} is already defined at ${describeRef(labelAt(first), here.file)}`);
+      error(cx, here, `monitor label ${JSON.stringify(label)} is already defined at ${describeRef(labelAt(first), here.file)}`);
     } else labels.set(label, m);
-    const glob = ignored(label);
-    if (glob) error(labelAt(m), `monitor ${JSON.stringify(label)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors; rename it or narrow the glob`);
+    const glob = ignored(cx, label);
+    if (glob) error(cx, labelAt(m), `monitor ${JSON.stringify(label)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors; rename it or narrow the glob`);
     const values = m.values;
     if (values.ip_address === undefined || values.test_account === undefined || values.timer === undefined || values.time_zone === undefined) {
       const missing = REQUIRED_MONITOR_FIELDS.filter((f) => values[f] === undefined);
       const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
-      error(at(m.ref), `monitor ${JSON.stringify(label)} has no ${list}: set ${missing.length === 1 ? 'it' : 'them'} here or in defaults.monitor`);
+      error(cx, at(m.ref), `monitor ${JSON.stringify(label)} has no ${list}: set ${missing.length === 1 ? 'it' : 'them'} here or in defaults.monitor`);
     }
     // What the service refuses that the schema lets through; a merged value has an origin: the
     // monitor's own field or the default's (a bad default is reported once, see load.ts).
     const ip = values.ip_address;
     const ipProblem = ip === undefined ? undefined : deliveryTargetProblem(ip);
-    if (ipProblem) error(valuePos(m.origin('ip_address')!), ipProblem);
+    if (ipProblem) error(cx, valuePos(m.origin('ip_address')!), ipProblem);
     const account = values.test_account;
     const accountProblem = account === undefined ? undefined : testAccountProblem(account);
-    if (accountProblem) error(valuePos(m.origin('test_account')!), accountProblem);
+    if (accountProblem) error(cx, valuePos(m.origin('test_account')!), accountProblem);
     const tz = values.time_zone;
     if (tz !== undefined) {
       let problem = zoneProblems.get(tz);
       if (problem === undefined && !zoneProblems.has(tz)) zoneProblems.set(tz, (problem = timeZoneProblem(tz)));
       // A merged value has an origin: the monitor's own field or the default's.
-      if (problem) error(valuePos(m.origin('time_zone')!), problem);
+      if (problem) error(cx, valuePos(m.origin('time_zone')!), problem);
     }
   }
+}
 
-  /**
-   * Renames of monitors (`previous_labels`) or groups (`previous_names`): a previous identity must
-   * not be ignored, nor a current one, nor claimed twice. Returns who claims each previous identity.
-   */
-  const checkRenames = <T extends { ref: Ref }>(
-    items: readonly T[],
-    current: ReadonlyMap<string, T>,
-    what: { noun: 'monitor' | 'group'; field: 'label' | 'name'; list: 'previous_labels' | 'previous_names' },
-    identity: (item: T) => string,
-    previousOf: (item: T) => readonly string[] | undefined,
-    identityAt: (item: T) => SourceRef,
-  ): Map<string, { owner: string; at: SourceRef }> => {
-    const claims = new Map<string, { owner: string; at: SourceRef }>();
-    for (let n = 0; n < items.length; n++) {
-      const item = items[n]!;
-      const previous = previousOf(item);
-      if (previous === undefined) continue;
-      const own = identity(item);
-      for (let i = 0; i < previous.length; i++) {
-        const prev = previous[i]!;
-        const here = at(item.ref, [what.list, i]);
-        const said = `previous ${what.field} ${JSON.stringify(prev)}`;
-        const glob = ignored(prev);
-        if (glob) {
-          error(here, `${said} matches ${ignoreNote(glob)}: monsync does not read ignored ${what.noun}s, so it cannot rename one`);
-          continue;
-        }
-        if (prev === own) {
-          warn(here, `${said} is the ${what.noun}'s current ${what.field}; remove it`);
-          continue;
-        }
-        const holder = current.get(prev);
-        if (holder) {
-          error(here, `${said} is the ${what.field} of another ${what.noun} defined at ${describeRef(identityAt(holder), here.file)}`);
-          continue;
-        }
-        const claimed = claims.get(prev);
-        if (claimed && claimed.owner !== own) {
-          error(here, `${said} is also claimed by ${what.noun} ${JSON.stringify(claimed.owner)} at ${describeRef(claimed.at, here.file)}`);
-          continue;
-        }
-        claims.set(prev, { owner: own, at: here });
+/**
+ * Renames of monitors (`previous_labels`) or groups (`previous_names`): a previous identity must
+ * not be ignored, nor a current one, nor claimed twice. Returns who claims each previous identity.
+ */
+function checkRenames<T extends { ref: Ref }>(
+  cx: Ctx,
+  items: readonly T[],
+  current: ReadonlyMap<string, T>,
+  what: { noun: 'monitor' | 'group'; field: 'label' | 'name'; list: 'previous_labels' | 'previous_names' },
+  identity: (item: T) => string,
+  previousOf: (item: T) => readonly string[] | undefined,
+  identityAt: (item: T) => SourceRef,
+): Map<string, { owner: string; at: SourceRef }> {
+  const claims = new Map<string, { owner: string; at: SourceRef }>();
+  for (let n = 0; n < items.length; n++) {
+    const item = items[n]!;
+    const previous = previousOf(item);
+    if (previous === undefined) continue;
+    const own = identity(item);
+    for (let i = 0; i < previous.length; i++) {
+      const prev = previous[i]!;
+      const here = at(item.ref, [what.list, i]);
+      const said = `previous ${what.field} ${JSON.stringify(prev)}`;
+      const glob = ignored(cx, prev);
+      if (glob) {
+        error(cx, here, `${said} matches ${ignoreNote(glob)}: monsync does not read ignored ${what.noun}s, so it cannot rename one`);
+        continue;
       }
+      if (prev === own) {
+        warn(cx, here, `${said} is the ${what.noun}'s current ${what.field}; remove it`);
+        continue;
+      }
+      const holder = current.get(prev);
+      if (holder) {
+        error(cx, here, `${said} is the ${what.field} of another ${what.noun} defined at ${describeRef(identityAt(holder), here.file)}`);
+        continue;
+      }
+      const claimed = claims.get(prev);
+      if (claimed && claimed.owner !== own) {
+        error(cx, here, `${said} is also claimed by ${what.noun} ${JSON.stringify(claimed.owner)} at ${describeRef(claimed.at, here.file)}`);
+        continue;
+      }
+      claims.set(prev, { owner: own, at: here });
     }
-    return claims;
-  };
+  }
+  return claims;
+}
 
-  const previousLabels = checkRenames(
-    monitors,
-    labels,
-    { noun: 'monitor', field: 'label', list: 'previous_labels' },
-    (m) => m.raw.label,
-    (m) => m.raw.previous_labels,
-    labelAt,
-  );
-
-
-  // Top-level alerts are for monitors this configuration does not manage.
-  for (const a of r.alerts) {
-    const managed = labels.get(a.monitor);
+/** Top-level alerts are for monitors this configuration does not manage. */
+function checkTopLevelAlerts(
+  cx: Ctx,
+  alerts: readonly ResolvedAlert[],
+  previousLabels: ReadonlyMap<string, { owner: string; at: SourceRef }>,
+): void {
+  for (const a of alerts) {
+    const managed = cx.labels.get(a.monitor);
     if (managed) {
       const here = at(a.monitorRef);
-      error(here, `monitor ${JSON.stringify(a.monitor)} is managed in this configuration (at ${describeRef(labelAt(managed), here.file)}): put this alert under its "alerts:"`);
+      error(cx, here, `monitor ${JSON.stringify(a.monitor)} is managed in this configuration (at ${describeRef(labelAt(managed), here.file)}): put this alert under its "alerts:"`);
       continue;
     }
     const renamed = previousLabels.get(a.monitor);
     if (renamed) {
-      error(at(a.monitorRef), `${JSON.stringify(a.monitor)} is a previous label of monitor ${JSON.stringify(renamed.owner)}, which this configuration manages: put this alert under its "alerts:"`);
+      error(cx, at(a.monitorRef), `${JSON.stringify(a.monitor)} is a previous label of monitor ${JSON.stringify(renamed.owner)}, which this configuration manages: put this alert under its "alerts:"`);
       continue;
     }
-    const glob = ignored(a.monitor);
-    if (glob) error(at(a.monitorRef), `monitor ${JSON.stringify(a.monitor)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors or their alerts`);
+    const glob = ignored(cx, a.monitor);
+    if (glob) error(cx, at(a.monitorRef), `monitor ${JSON.stringify(a.monitor)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors or their alerts`);
   }
+}
 
-  // Alerts: subject_init identifies an alert on its monitor; timeout must be known. Alerts are
-  // taken monitor by monitor, then the top-level ones.
-  // The alerts on a label held by one monitor and named by no top-level alert are all that
-  // monitor's: the first with a subject is found among them, in order. Only the alerts on shared
-  // labels go into a map, by label and subject (a key string per alert of a large configuration
-  // cost more than the whole check).
-  const subjects = new Map<string, ResolvedAlert>();
-  const key = (monitor: string, subject: string) => `${monitor}\u0000${subject}`;
-  /** The monitor holding `label` alone, if one does and no top-level alert names it. */
-  const soleOwner = (label: string): ResolvedMonitor | undefined => (sharedLabels.has(label) ? undefined : labels.get(label));
-  /** The first alert on `monitor` (before `before`) whose subject_init is `subject`; `owner` is soleOwner(monitor). */
-  const subjectOwner = (
-    monitor: string,
-    subject: string,
-    owner: ResolvedMonitor | undefined,
-    before?: ResolvedAlert,
-  ): ResolvedAlert | undefined => {
-    if (!owner) return subjects.get(key(monitor, subject));
-    for (let ai = 0; ai < owner.alerts.length; ai++) {
-      const a = owner.alerts[ai]!;
-      if (a === before) return undefined;
-      if (a.raw.subject_init === subject) return a;
-    }
-    return undefined;
-  };
-  const checkAlert = (a: ResolvedAlert, owner: ResolvedMonitor | undefined) => {
-    const first = subjectOwner(a.monitor, a.raw.subject_init, owner, a);
-    if (first) {
-      const here = subjectAt(a);
-      error(here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
-    } else if (!owner) subjects.set(key(a.monitor, a.raw.subject_init), a);
-    if (a.desired.timeout === undefined) {
-      error(at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
-    }
-  };
+// Alerts: subject_init identifies an alert on its monitor; timeout must be known. Alerts are
+// taken monitor by monitor, then the top-level ones.
+// The alerts on a label held by one monitor and named by no top-level alert are all that
+// monitor's: the first with a subject is found among them, in order. Only the alerts on shared
+// labels go into a map, by label and subject (a key string per alert of a large configuration
+// cost more than the whole check).
+type Subjects = Map<string, ResolvedAlert>;
+
+const subjectKey = (monitor: string, subject: string) => `${monitor}\u0000${subject}`;
+
+/** The monitor holding `label` alone, if one does and no top-level alert names it. */
+function soleOwner(cx: Ctx, label: string): ResolvedMonitor | undefined {
+  return cx.sharedLabels.has(label) ? undefined : cx.labels.get(label);
+}
+
+/** The first alert on `monitor` (before `before`) whose subject_init is `subject`; `owner` is soleOwner(monitor). */
+function subjectOwner(
+  subjects: Subjects,
+  monitor: string,
+  subject: string,
+  owner: ResolvedMonitor | undefined,
+  before?: ResolvedAlert,
+): ResolvedAlert | undefined {
+  if (!owner) return subjects.get(subjectKey(monitor, subject));
+  for (let ai = 0; ai < owner.alerts.length; ai++) {
+    const a = owner.alerts[ai]!;
+    if (a === before) return undefined;
+    if (a.raw.subject_init === subject) return a;
+  }
+  return undefined;
+}
+
+function checkAlert(cx: Ctx, subjects: Subjects, a: ResolvedAlert, owner: ResolvedMonitor | undefined): void {
+  const first = subjectOwner(subjects, a.monitor, a.raw.subject_init, owner, a);
+  if (first) {
+    const here = subjectAt(a);
+    error(cx, here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
+  } else if (!owner) subjects.set(subjectKey(a.monitor, a.raw.subject_init), a);
+  if (a.desired.timeout === undefined) {
+    error(cx, at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
+  }
+}
+
+/** Subjects unique per monitor, timeouts known, then renamed alerts (previous_subjects), in the same order. */
+function checkAlertSubjects(cx: Ctx, r: Resolved): void {
+  const subjects: Subjects = new Map();
+  const monitors = r.monitors;
   for (let mi = 0; mi < monitors.length; mi++) {
     const m = monitors[mi]!;
     // Not shared: m is the one monitor with its label.
-    const owner = sharedLabels.has(m.raw.label) ? undefined : m;
-    for (let ai = 0; ai < m.alerts.length; ai++) checkAlert(m.alerts[ai]!, owner);
+    const owner = cx.sharedLabels.has(m.raw.label) ? undefined : m;
+    for (let ai = 0; ai < m.alerts.length; ai++) checkAlert(cx, subjects, m.alerts[ai]!, owner);
   }
   // Their labels are shared by construction.
-  for (let ai = 0; ai < r.alerts.length; ai++) checkAlert(r.alerts[ai]!, undefined);
+  for (let ai = 0; ai < r.alerts.length; ai++) checkAlert(cx, subjects, r.alerts[ai]!, undefined);
   // Renamed alerts, in the same order.
   const renamed: ResolvedAlert[] = [];
   for (let mi = 0; mi < monitors.length; mi++) {
@@ -198,6 +257,11 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     for (let ai = 0; ai < alerts.length; ai++) if (alerts[ai]!.raw.previous_subjects !== undefined) renamed.push(alerts[ai]!);
   }
   for (let ai = 0; ai < r.alerts.length; ai++) if (r.alerts[ai]!.raw.previous_subjects !== undefined) renamed.push(r.alerts[ai]!);
+  checkPreviousSubjects(cx, subjects, renamed);
+}
+
+/** A previous subject must not be the alert's own, another alert's on the monitor, or claimed twice. */
+function checkPreviousSubjects(cx: Ctx, subjects: Subjects, renamed: readonly ResolvedAlert[]): void {
   const previousSubjects = new Map<string, { subject: string; at: SourceRef }>();
   for (let ai = 0; ai < renamed.length; ai++) {
     const a = renamed[ai]!;
@@ -206,53 +270,54 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
       const prev = previous[i]!;
       const here = at(a.ref, ['previous_subjects', i]);
       if (prev === a.raw.subject_init) {
-        warn(here, `previous subject ${JSON.stringify(prev)} is the alert's current subject_init; remove it`);
+        warn(cx, here, `previous subject ${JSON.stringify(prev)} is the alert's current subject_init; remove it`);
         continue;
       }
-      const current = subjectOwner(a.monitor, prev, soleOwner(a.monitor));
+      const current = subjectOwner(subjects, a.monitor, prev, soleOwner(cx, a.monitor));
       if (current) {
-        error(here, `previous subject ${JSON.stringify(prev)} is the subject_init of another alert on monitor ${JSON.stringify(a.monitor)} (at ${describeRef(subjectAt(current), here.file)})`);
+        error(cx, here, `previous subject ${JSON.stringify(prev)} is the subject_init of another alert on monitor ${JSON.stringify(a.monitor)} (at ${describeRef(subjectAt(current), here.file)})`);
         continue;
       }
-      const k = key(a.monitor, prev);
+      const k = subjectKey(a.monitor, prev);
       const claimed = previousSubjects.get(k);
       if (claimed && claimed.subject !== a.raw.subject_init) {
-        error(here, `previous subject ${JSON.stringify(prev)} is also claimed by the alert ${JSON.stringify(claimed.subject)} on monitor ${JSON.stringify(a.monitor)} at ${describeRef(claimed.at, here.file)}`);
+        error(cx, here, `previous subject ${JSON.stringify(prev)} is also claimed by the alert ${JSON.stringify(claimed.subject)} on monitor ${JSON.stringify(a.monitor)} at ${describeRef(claimed.at, here.file)}`);
         continue;
       }
       previousSubjects.set(k, { subject: a.raw.subject_init, at: here });
     }
   }
+}
 
-  // Groups: names unique and not ignored, renames not colliding, members not ignored or renamed.
+/**
+ * Groups: names unique and not ignored, members not ignored or renamed (their renames are checked
+ * after, by checkRenames). Returns the first group with each name.
+ */
+function checkGroups(
+  cx: Ctx,
+  groups: readonly ResolvedGroup[],
+  previousLabels: ReadonlyMap<string, { owner: string; at: SourceRef }>,
+): Map<string, ResolvedGroup> {
   const groupNames = new Map<string, ResolvedGroup>();
-  for (const g of r.groups) {
+  for (const g of groups) {
     const first = groupNames.get(g.raw.name);
     if (first) {
       const here = nameAt(g);
-      error(here, `group name ${JSON.stringify(g.raw.name)} is already defined at ${describeRef(nameAt(first), here.file)}`);
+      error(cx, here, `group name ${JSON.stringify(g.raw.name)} is already defined at ${describeRef(nameAt(first), here.file)}`);
     } else groupNames.set(g.raw.name, g);
-    const glob = ignored(g.raw.name);
-    if (glob) error(nameAt(g), `group ${JSON.stringify(g.raw.name)} matches ${ignoreNote(glob)}: monsync never touches ignored groups; rename it or narrow the glob`);
+    const glob = ignored(cx, g.raw.name);
+    if (glob) error(cx, nameAt(g), `group ${JSON.stringify(g.raw.name)} matches ${ignoreNote(glob)}: monsync never touches ignored groups; rename it or narrow the glob`);
     const members = g.raw.monitors ?? [];
     for (let i = 0; i < members.length; i++) {
       const member = members[i]!;
       const renamed = previousLabels.size === 0 ? undefined : previousLabels.get(member);
-      if (renamed && !labels.has(member)) {
-        error(at(g.ref, ['monitors', i]), `${JSON.stringify(member)} is a previous label of monitor ${JSON.stringify(renamed.owner)}: list the monitor by its current label`);
+      if (renamed && !cx.labels.has(member)) {
+        error(cx, at(g.ref, ['monitors', i]), `${JSON.stringify(member)} is a previous label of monitor ${JSON.stringify(renamed.owner)}: list the monitor by its current label`);
         continue;
       }
-      const memberGlob = ignored(member);
-      if (memberGlob) error(at(g.ref, ['monitors', i]), `group member ${JSON.stringify(member)} matches ${ignoreNote(memberGlob)}: monsync does not read ignored monitors, so it cannot put them in groups`);
+      const memberGlob = ignored(cx, member);
+      if (memberGlob) error(cx, at(g.ref, ['monitors', i]), `group member ${JSON.stringify(member)} matches ${ignoreNote(memberGlob)}: monsync does not read ignored monitors, so it cannot put them in groups`);
     }
   }
-  checkRenames(
-    r.groups,
-    groupNames,
-    { noun: 'group', field: 'name', list: 'previous_names' },
-    (g) => g.raw.name,
-    (g) => g.raw.previous_names,
-    nameAt,
-  );
-  return out;
+  return groupNames;
 }
