@@ -126,13 +126,32 @@ export function isDefault(field: string, value: unknown, defaults: Fields): bool
   return field in defaults && sameValue(value, defaults[field]);
 }
 
-export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
-  const warnings: string[] = [];
-  const problems: string[] = [];
+/** What the steps of an export share: the account, its indexes, and the warning and problem sinks. */
+interface BuildCtx {
+  readonly live: LiveState;
+  readonly owner: string;
+  readonly warnings: string[];
+  /** Conflicts a plan could not resolve: any of them refuses the export. */
+  readonly problems: string[];
+  readonly match: Matcher;
+  readonly byId: Map<string, Monitor>;
+  readonly labelCount: Map<string, number>;
+  /** All monitors (every type and owner) by label. */
+  readonly byLabel: Map<string, Monitor[]>;
+}
+
+/** The --match globs, remembering those that matched something. */
+interface Matcher {
+  readonly used: Set<string>;
+  /** True when there are no globs or one matches `text`. */
+  readonly matches: (text: string) => boolean;
+}
+
+function matcher(match: readonly string[]): Matcher {
   // The dialect of --target and settings.ignore, so one glob means the same everywhere.
-  const globs = (opts.match ?? []).map((g) => ({ glob: g, test: (text: string) => globMatch(g, text) }));
+  const globs = match.map((g) => ({ glob: g, test: (text: string) => globMatch(g, text) }));
   const used = new Set<string>();
-  const matchOf = (text: string) => {
+  const matches = (text: string) => {
     if (globs.length === 0) return true;
     let hit = false;
     for (const g of globs) {
@@ -143,26 +162,48 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
     }
     return hit;
   };
+  return { used, matches };
+}
 
-  const byId = new Map(live.monitors.map((m) => [m.id, m]));
-  const labelCount = countBy(live.monitors.map((m) => m.label));
-
-  // Destinations are written by label, so a label must name exactly one destination.
-  const destLabels = new Map<string, string>();
-  const destLabelIds = new Map<string, string[]>();
-  for (const d of live.destinations) {
-    destLabels.set(d.id, d.label);
-    destLabelIds.set(d.label, [...(destLabelIds.get(d.label) ?? []), d.id]);
+export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
+  const cx: BuildCtx = {
+    live,
+    owner: opts.owner,
+    warnings: [],
+    problems: [],
+    match: matcher(opts.match ?? []),
+    byId: new Map(live.monitors.map((m) => [m.id, m])),
+    labelCount: countBy(live.monitors.map((m) => m.label)),
+    byLabel: groupBy(live.monitors, (m) => m.label),
+  };
+  const destinations = destinationIndex(live);
+  const selected = selectMonitors(cx);
+  const selectedIds = new Set(selected.map((m) => m.id));
+  const conflicting = sharedLabelConflicts(cx, selected);
+  warnOwnedNotExported(cx, selectedIds);
+  const { nested, topLevel } = collectAlerts(cx, destinations, selectedIds);
+  duplicateSubjects(cx, nested, topLevel);
+  const groups = collectGroups(cx, conflicting);
+  if (cx.problems.length > 0) {
+    const unique = [...new Set(cx.problems)].sort(cmp);
+    throw new ExportError(
+      `cannot export: ${plural(unique.length, 'conflict')} a plan could not resolve; rename or delete all but one of each in the service (or narrow with --match)`,
+      unique,
+    );
   }
+  return assemble(cx, opts, selected, nested, topLevel, groups);
+}
 
-  // Which SMTP monitors are exported.
+/** Which SMTP monitors are exported; warns about those left out or written with undeclarable values. */
+function selectMonitors(cx: BuildCtx): Monitor[] {
+  const { warnings, owner } = cx;
   const selected: Monitor[] = [];
-  for (const m of live.monitors) {
-    if (m.type !== 'smtp' || !matchOf(m.label)) continue;
+  for (const m of cx.live.monitors) {
+    if (m.type !== 'smtp' || !cx.match.matches(m.label)) continue;
     const marker = m.meta[OWNER_META_KEY];
-    if (marker !== undefined && marker !== opts.owner) {
+    if (marker !== undefined && marker !== owner) {
       warnings.push(
-        `monitor "${m.label}" (id ${m.id}) is managed by "${marker}" (meta ${OWNER_META_KEY}), not "${opts.owner}": left out (monsync export --owner ${marker} exports that configuration)`,
+        `monitor "${m.label}" (id ${m.id}) is managed by "${marker}" (meta ${OWNER_META_KEY}), not "${owner}": left out (monsync export --owner ${marker} exports that configuration)`,
       );
       continue;
     }
@@ -179,62 +220,96 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
     }
     selected.push(m);
   }
+  return selected;
+}
 
-  const selectedIds = new Set(selected.map((m) => m.id));
-  // The plan identifies monitors by label across all types and owners: a shared label cannot be declared.
-  const byLabel = groupBy(live.monitors, (m) => m.label);
+/**
+ * The plan identifies monitors by label across all types and owners: a shared label cannot be
+ * declared. Reports each selected shared label once; returns them.
+ */
+function sharedLabelConflicts(cx: BuildCtx, selected: readonly Monitor[]): Set<string> {
   const conflicting = new Set<string>();
   for (const m of selected) {
-    const same = byLabel.get(m.label) ?? [];
+    const same = cx.byLabel.get(m.label) ?? [];
     if (same.length < 2 || conflicting.has(m.label)) continue;
     conflicting.add(m.label);
     const list = [...same].sort((x, y) => cmp(x.id, y.id)).map((o) => (o.type === 'smtp' ? o.id : `${o.id} (${o.type})`));
-    problems.push(`label "${m.label}" is shared by the monitors with ids ${list.join(', ')}`);
+    cx.problems.push(`label "${m.label}" is shared by the monitors with ids ${list.join(', ')}`);
   }
-  for (const m of live.monitors) {
-    if (m.type === 'smtp' && m.meta[OWNER_META_KEY] === opts.owner && !selectedIds.has(m.id)) {
-      warnings.push(
-        `monitor "${m.label}" (id ${m.id}) is marked ${OWNER_META_KEY}: ${opts.owner} but not exported: a plan of this export would delete it`,
+  return conflicting;
+}
+
+/** A monitor marked with this owner but not exported would be deleted by a plan of the export. */
+function warnOwnedNotExported(cx: BuildCtx, selectedIds: ReadonlySet<string>): void {
+  for (const m of cx.live.monitors) {
+    if (m.type === 'smtp' && m.meta[OWNER_META_KEY] === cx.owner && !selectedIds.has(m.id)) {
+      cx.warnings.push(
+        `monitor "${m.label}" (id ${m.id}) is marked ${OWNER_META_KEY}: ${cx.owner} but not exported: a plan of this export would delete it`,
       );
     }
   }
+}
 
-  const destinationsOf = (a: Alert, where: string): string[] => {
-    const labels: string[] = [];
-    for (const id of a.alert_destinations) {
-      const label = destLabels.get(id);
-      if (label === undefined) {
-        warnings.push(`alert ${where} (id ${a.id}): destination id ${id} has no known label: left out of alert_destinations`);
-        continue;
-      }
-      const ids = destLabelIds.get(label) ?? [];
-      if (ids.length > 1) {
-        warnings.push(
-          `alert ${where} (id ${a.id}): destination label "${label}" names ${ids.length} destinations (ids ${[...ids].sort(cmp).join(', ')}): left out of alert_destinations`,
-        );
-        continue;
-      }
-      labels.push(label);
+/** Destinations are written by label, so a label must name exactly one destination. */
+interface DestinationIndex {
+  readonly labels: Map<string, string>;
+  readonly idsByLabel: Map<string, string[]>;
+}
+
+function destinationIndex(live: LiveState): DestinationIndex {
+  const labels = new Map<string, string>();
+  const idsByLabel = new Map<string, string[]>();
+  for (const d of live.destinations) {
+    labels.set(d.id, d.label);
+    idsByLabel.set(d.label, [...(idsByLabel.get(d.label) ?? []), d.id]);
+  }
+  return { labels, idsByLabel };
+}
+
+function destinationsOf(cx: BuildCtx, dest: DestinationIndex, a: Alert, where: string): string[] {
+  const labels: string[] = [];
+  for (const id of a.alert_destinations) {
+    const label = dest.labels.get(id);
+    if (label === undefined) {
+      cx.warnings.push(`alert ${where} (id ${a.id}): destination id ${id} has no known label: left out of alert_destinations`);
+      continue;
     }
-    return [...new Set(labels)].sort(cmp);
-  };
+    const ids = dest.idsByLabel.get(label) ?? [];
+    if (ids.length > 1) {
+      cx.warnings.push(
+        `alert ${where} (id ${a.id}): destination label "${label}" names ${ids.length} destinations (ids ${[...ids].sort(cmp).join(', ')}): left out of alert_destinations`,
+      );
+      continue;
+    }
+    labels.push(label);
+  }
+  return [...new Set(labels)].sort(cmp);
+}
 
-  const alertValues = (a: Alert, where: string): Fields => ({
+function alertValues(cx: BuildCtx, dest: DestinationIndex, a: Alert, where: string): Fields {
+  return {
     subject_init: a.subject_init,
     subject_term: a.subject_term,
     timeout: a.timeout,
-    alert_destinations: destinationsOf(a, where),
+    alert_destinations: destinationsOf(cx, dest, a, where),
     message_init: a.message_init ?? '',
     message_term: a.message_term ?? '',
     down_only: a.down_only ?? false,
     repeat: a.repeat ?? false,
-  });
+  };
+}
 
-  // Alerts: nested under exported SMTP monitors, top level for monitors of other types.
+/** Alerts: nested under exported SMTP monitors (by monitor id), top level for monitors of other types. */
+function collectAlerts(
+  cx: BuildCtx,
+  dest: DestinationIndex,
+  selectedIds: ReadonlySet<string>,
+): { nested: Map<string, ExportedAlert[]>; topLevel: ExportedAlert[] } {
+  const { warnings, labelCount } = cx;
   const nested = new Map<string, ExportedAlert[]>();
   const topLevel: ExportedAlert[] = [];
-  for (const a of live.alerts) {
-    const m = byId.get(a.monitor);
+  for (const a of cx.live.alerts) {
+    const m = cx.byId.get(a.monitor);
     if (!m) {
       warnings.push(`alert "${a.subject_init}" (id ${a.id}) is on monitor id ${a.monitor}, which the account did not list: left out`);
       continue;
@@ -249,9 +324,9 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
         warnings.push(`alert ${where} (id ${a.id}) has no timeout in the account: written without one; add one (validate asks for it)`);
       }
       const list = nested.get(m.id) ?? [];
-      list.push({ id: a.id, monitorId: m.id, monitorLabel: m.label, values: alertValues(a, where) });
+      list.push({ id: a.id, monitorId: m.id, monitorLabel: m.label, values: alertValues(cx, dest, a, where) });
       nested.set(m.id, list);
-    } else if (m.type !== 'smtp' && matchOf(m.label)) {
+    } else if (m.type !== 'smtp' && cx.match.matches(m.label)) {
       if (a.type !== 'up-down') {
         warnings.push(`alert ${where} (id ${a.id}) is of type "${a.type}", which monsync cannot declare: left out`);
         continue;
@@ -264,11 +339,14 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
         warnings.push(`alert ${where} (id ${a.id}) has no timeout in the account; declaring it would set one: left out`);
         continue;
       }
-      topLevel.push({ id: a.id, monitorId: m.id, monitorLabel: m.label, values: alertValues(a, where) });
+      topLevel.push({ id: a.id, monitorId: m.id, monitorLabel: m.label, values: alertValues(cx, dest, a, where) });
     }
   }
+  return { nested, topLevel };
+}
 
-  // Two alerts on one monitor with one subject cannot be told apart by a plan.
+/** Two alerts on one monitor with one subject cannot be told apart by a plan. */
+function duplicateSubjects(cx: BuildCtx, nested: ReadonlyMap<string, ExportedAlert[]>, topLevel: readonly ExportedAlert[]): void {
   const alertKey = (a: ExportedAlert, subject: string) => `${a.monitorId}\u0000${subject}`;
   const subjects = new Map<string, ExportedAlert[]>();
   for (const a of [...[...nested.values()].flat(), ...topLevel]) {
@@ -277,16 +355,19 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
   }
   for (const list of [...subjects.values()].filter((l) => l.length > 1)) {
     const first = list[0]!;
-    problems.push(
+    cx.problems.push(
       `monitor "${first.monitorLabel}" has ${list.length} alerts with the subject "${String(first.values.subject_init)}" (ids ${list.map((a) => a.id).sort(cmp).join(', ')})`,
     );
   }
+}
 
-  // Groups, members by label.
+/** Groups, members by label; `conflicting` are the shared labels already reported. Unsorted. */
+function collectGroups(cx: BuildCtx, conflicting: ReadonlySet<string>): ExportedGroup[] {
+  const { live, warnings, problems, labelCount } = cx;
   const groupNames = countBy(live.groups.map((g) => g.name));
   const groups: ExportedGroup[] = [];
   for (const g of live.groups) {
-    if (!matchOf(g.name)) continue;
+    if (!cx.match.matches(g.name)) continue;
     if ((groupNames.get(g.name) ?? 0) > 1) {
       const ids = live.groups.filter((o) => o.name === g.name).map((o) => o.id).sort(cmp);
       if (ids[0] === g.id) problems.push(`group name "${g.name}" is shared by the groups with ids ${ids.join(', ')}`);
@@ -295,13 +376,13 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
     const labels = new Set<string>();
     const memberIds = new Set<string>();
     for (const member of g.members) {
-      const label = member.label ?? byId.get(member.id)?.label ?? null;
+      const label = member.label ?? cx.byId.get(member.id)?.label ?? null;
       if (label === null) {
         warnings.push(`group "${g.name}": member id ${member.id} has no known label: left out of its monitors`);
         continue;
       }
       if ((labelCount.get(label) ?? 0) > 1 && !conflicting.has(label)) {
-        const same = (byLabel.get(label) ?? []).map((o) => o.id).sort(cmp);
+        const same = (cx.byLabel.get(label) ?? []).map((o) => o.id).sort(cmp);
         problems.push(`group "${g.name}": its member label "${label}" is shared by the monitors with ids ${same.join(', ')}`);
       }
       labels.add(label);
@@ -309,14 +390,19 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
     }
     groups.push({ id: g.id, name: g.name, members: [...labels].sort(cmp), memberIds });
   }
-  if (problems.length > 0) {
-    const unique = [...new Set(problems)].sort(cmp);
-    throw new ExportError(
-      `cannot export: ${plural(unique.length, 'conflict')} a plan could not resolve; rename or delete all but one of each in the service (or narrow with --match)`,
-      unique,
-    );
-  }
+  return groups;
+}
 
+/** The model in its written order, with the shared values factored into `defaults`. */
+function assemble(
+  cx: BuildCtx,
+  opts: BuildOptions,
+  selected: readonly Monitor[],
+  nested: ReadonlyMap<string, ExportedAlert[]>,
+  topLevel: ExportedAlert[],
+  groups: ExportedGroup[],
+): ExportModel {
+  const warnings = cx.warnings;
   const alertOrder = (x: ExportedAlert, y: ExportedAlert) =>
     cmp(x.monitorLabel, y.monitorLabel) ||
     cmp(String(x.values.subject_init), String(y.values.subject_init)) ||
@@ -339,7 +425,7 @@ export function buildExport(live: LiveState, opts: BuildOptions): ExportModel {
   groups.sort((x, y) => cmp(x.name, y.name) || cmp(x.id, y.id));
 
   for (const g of opts.match ?? []) {
-    if (!used.has(g)) warnings.push(`--match ${g} matched no monitor or group`);
+    if (!cx.match.used.has(g)) warnings.push(`--match ${g} matched no monitor or group`);
   }
 
   const allAlerts = [...monitors.flatMap((m) => m.alerts), ...alerts];
