@@ -39,6 +39,8 @@ export interface ChangeNote {
   pruned?: boolean;
   /** Monitor deletes: alerts the service deletes with it. */
   cascade_alerts?: number;
+  /** Monitor deletes: the subjects of those alerts the alert list holds, in id order (when any). */
+  cascade_subjects?: string[];
   /**
    * Monitor deletes: those of `cascade_alerts` of types other than up-down, which the API cannot
    * create again. Apply refuses such a delete without --force.

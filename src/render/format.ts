@@ -177,6 +177,17 @@ export function metaKey(k: string): string {
   return BARE_KEY.test(k) ? k : quote(k);
 }
 
+/**
+ * The alerts a monitor delete takes with it, named: `"a"`, `"a" and "b"`, `"a", "b", "c" and 4 more`
+ * (each quoted with `q`), or '' when the plan does not name them.
+ */
+export function cascadeNames(subjects: readonly string[] | undefined, q: (s: string) => string = quote, sep = ' and ', max = 3): string {
+  if (!subjects || subjects.length === 0) return '';
+  const shown = subjects.slice(0, max).map(q);
+  if (subjects.length > max) return `${shown.join(', ')}${sep}${subjects.length - max} more`;
+  return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')}${sep}${shown[shown.length - 1]}`;
+}
+
 /** Short UTC time for people: `2026-11-22 10:41 UTC`. */
 export function shortTime(iso: string): string {
   const d = new Date(iso);

@@ -9,6 +9,7 @@
  * is longer than any backtick run in the content, so nothing can close it early.
  */
 import { countFindings } from '../checks/format.js';
+import { OWNER_META_KEY } from '../model/live.js';
 import type { Change, Plan } from '../plan/types.js';
 import {
   noChangesLine,
@@ -24,6 +25,7 @@ import {
   metaKey,
   nearMissQuestion,
   otherTypeAlerts,
+  cascadeNames,
   planLine,
   plural,
   pruneWouldDelete,
@@ -99,7 +101,8 @@ function changeCell(c: Change): string {
         ? ` duplicate of id ${mdCode(c.note.duplicate_of)}`
         : '';
     const among = lost.length > 0 ? `, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost, mdCode, mdText)} the API cannot create again` : '';
-    return n > 0 ? `delete${why} (and ${plural(n, 'alert')}${among})` : `delete${why}`;
+    const names = cascadeNames(c.note?.cascade_subjects, mdCode, ', ');
+    return n > 0 ? `delete${why} (and ${plural(n, 'alert')}${names ? `: ${names}` : ''}${among})` : `delete${why}`;
   }
   const parts: string[] = [];
   if (c.note?.adopt) parts.push('adopt');
@@ -109,15 +112,25 @@ function changeCell(c: Change): string {
   const after = c.after ?? {};
   for (const f of c.changed) {
     if (f === keyField(c) && (c.note?.renamed_from !== undefined || c.note?.subject_changed_from !== undefined)) continue;
-    if (c.kind === 'monitor' && f === 'meta' && c.note?.adopt) continue;
     if (c.kind === 'group' && f === 'monitors') {
       const { added, removed } = memberChanges(c);
       parts.push([...added.map((l) => `+ ${mdCode(l)}`), ...removed.map((l) => `− ${mdCode(l)}`)].join(', '));
     } else if (f === 'alert_destinations') {
       const d = setDiff(before[f], after[f]);
       parts.push(`${f} ${[...d.added.map((l) => `+ ${mdCode(l)}`), ...d.removed.map((l) => `− ${mdCode(l)}`)].join(', ')}`);
-    } else if (f === 'meta' || isMultiline(before[f]) || isMultiline(after[f])) {
-      parts.push(f);
+    } else if (f === 'meta') {
+      // What changed, key by key (the ownership marker an adoption adds is said by "adopt").
+      const d = mapDiff(before[f], after[f]);
+      const skip = (k: string) => c.note?.adopt === true && k === OWNER_META_KEY;
+      const keys = [
+        ...d.changed.filter(([k]) => !skip(k)).map(([k, b, a]) => `${mdText(metaKey(k))} ${cellValue(b)} → ${cellValue(a)}`),
+        ...d.added.filter(([k]) => !skip(k)).map(([k, a]) => `+ ${mdText(metaKey(k))} ${cellValue(a)}`),
+        ...d.removed.filter(([k]) => !skip(k)).map(([k]) => `− ${mdText(metaKey(k))}`),
+      ];
+      if (keys.length > 0) parts.push(`meta ${keys.join(', ')}`);
+    } else if (isMultiline(before[f]) || isMultiline(after[f])) {
+      const lines = (v: unknown) => plural(typeof v === 'string' && v !== '' ? v.split('\n').length : 0, 'line');
+      parts.push(`${f} ${lines(before[f])} → ${lines(after[f])}`);
     } else {
       parts.push(`${f} ${cellValue(before[f])} → ${cellValue(after[f])}`);
     }
@@ -156,7 +169,8 @@ function details(c: Change): string {
     if (n > 0) {
       const among =
         lost.length > 0 ? ` ${lost.length === 1 ? 'One of them is' : 'Among them are'} ${otherTypeAlerts(lost, mdCode, mdText)}, which the API cannot create again: apply refuses this without <code>--force</code>.` : '';
-      extra = `\nThe service deletes its ${plural(n, 'alert')} with it.${among}\n`;
+      const names = cascadeNames(c.note?.cascade_subjects, mdCode, ', ', 20);
+      extra = `\nThe service deletes its ${plural(n, 'alert')} with it${names ? `: ${names}` : ''}.${among}\n`;
     }
   } else {
     block = codeBlock('diff', updateDiff(c));

@@ -9,6 +9,7 @@ import type { Change, Plan } from '../plan/types.js';
 import {
   noChangesLine,
   SYMBOL,
+  cascadeNames,
   describeChange,
   diffLines,
   escapeControl,
@@ -85,7 +86,13 @@ function header(change: Change, c: Colors): string {
   if (change.note?.duplicate_of !== undefined) notes.push(`duplicate of id ${escapeControl(change.note.duplicate_of)}`);
   if (change.note?.renamed_from !== undefined) notes.push(`renamed from ${quote(change.note.renamed_from)}`);
   if (change.note?.subject_changed_from !== undefined) notes.push(`subject was ${quote(change.note.subject_changed_from)}`);
-  const suffix = notes.length > 0 ? `   ${c.dim(`(${notes.join(', ')})`)}` : '';
+  // The id is dim (a reviewer may skip it); what the change means for the resource is not.
+  const suffix =
+    notes.length === 0
+      ? ''
+      : change.id !== null
+        ? `   ${c.dim(`(${notes[0]}`)}${notes.length > 1 ? `, ${notes.slice(1).join(', ')}` : ''}${c.dim(')')}`
+        : `   (${notes.join(', ')})`;
   return `${HEAD}${paint(c, change.action, SYMBOL[change.action])} ${describeChange(change)}${suffix}`;
 }
 
@@ -97,7 +104,8 @@ function renderChange(change: Change, c: Colors): string[] {
   else if (change.kind === 'monitor' && (change.note?.cascade_alerts ?? 0) > 0) {
     const lost = change.note!.other_type_alerts ?? [];
     const also = lost.length > 0 ? c.yellow(`, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost)} the API cannot create again`) : '';
-    lines.push(`${BODY}and its ${plural(change.note!.cascade_alerts!, 'alert')}${also}`);
+    const names = cascadeNames(change.note!.cascade_subjects);
+    lines.push(`${BODY}and its ${plural(change.note!.cascade_alerts!, 'alert')}${names ? ` ${names}` : ''}${also}`);
   }
   return lines;
 }

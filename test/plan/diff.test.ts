@@ -483,7 +483,7 @@ describe('prune', () => {
     });
     const d = desiredState({ alerts: [topAlert('alerted', 'down')], groups: [dGroup('g', ['grouped'])] });
     const p = plan(d, live, { prune: true });
-    expect(p.changes.filter((c) => c.action === 'delete').map((c) => [c.key, c.note])).toEqual([['lonely', { pruned: true, cascade_alerts: 1 }]]);
+    expect(p.changes.filter((c) => c.action === 'delete').map((c) => [c.key, c.note])).toEqual([['lonely', { pruned: true, cascade_alerts: 1, cascade_subjects: ['s'] }]]);
     expect(p.options.prune).toBe(true);
     expect(plan(d, live).changes.filter((c) => c.action === 'delete')).toEqual([]);
   });

@@ -49,10 +49,10 @@ describe('text', () => {
 
   it('pruned deletes say so', () => {
     const text = renderPlanText(prunePlan(), { color: false });
-    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its 1 alert\n');
+    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its 1 alert "down"\n');
     expect(text).toContain('  - group "sandbox"   (id 9, unmanaged, pruned)\n');
     expect(text).not.toContain('--prune to delete');
-    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) (and 1 alert) |');
+    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) (and 1 alert: <code>down</code>) |');
   });
 
   it('hostile labels cannot reach the terminal raw', () => {

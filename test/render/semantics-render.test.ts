@@ -44,7 +44,7 @@ describe('the plan renders what the semantics rules decided', () => {
     const text = renderPlanText(semanticsPlan(), { color: false });
     expect(text).toContain('  + monitor "Legacy-MX"\n      did you mean to adopt "legacy-mx" (id 10005, differs only in case)?\n');
     expect(text).toContain('  - monitor "mx-1"   (id 10124, duplicate of id 10104)\n');
-    expect(text).toContain('  - monitor "t00"   (id 10200)\n      and its 2 alerts, one of them a threshold alert "t00 slow" the API cannot create again\n');
+    expect(text).toContain('  - monitor "t00"   (id 10200)\n      and its 2 alerts "t00 down" and "t00 slow", one of them a threshold alert "t00 slow" the API cannot create again\n');
     expect(text).toContain(
       'Left alone: 2 unmanaged monitors (2 of them named by a declared group or alert, so not pruned), 1 alert of another type on managed monitors.\n',
     );
@@ -55,7 +55,7 @@ describe('the plan renders what the semantics rules decided', () => {
     expect(md).toContain('| ➕ | monitor | <code>Legacy-MX</code> | create; did you mean to adopt <code>legacy-mx</code> (id 10005, differs only in case)? |');
     expect(md).toContain('| 🗑️ | monitor | <code>mx-1</code> | delete duplicate of id <code>10104</code> |');
     expect(md).toContain(
-      '| 🗑️ | monitor | <code>t00</code> | delete (and 2 alerts, one of them a threshold alert <code>t00 slow</code> the API cannot create again) |',
+      '| 🗑️ | monitor | <code>t00</code> | delete (and 2 alerts: <code>t00 down</code>, <code>t00 slow</code>, one of them a threshold alert <code>t00 slow</code> the API cannot create again) |',
     );
     expect(md).toContain('One of them is a threshold alert <code>t00 slow</code>, which the API cannot create again: apply refuses this without <code>--force</code>.');
     expect(md).toContain('Left alone: 2 unmanaged monitors (2 of them named by a declared group or alert, so not pruned), 1 alert of another type on managed monitors.');
@@ -72,7 +72,11 @@ describe('the plan renders what the semantics rules decided', () => {
     const note = (key: string, action: string) => doc.changes.find((c: { key: string; action: string }) => c.key === key && c.action === action).note;
     expect(note('Legacy-MX', 'create')).toEqual({ near_miss: { differs: 'case', id: '10005', label: 'legacy-mx' } });
     expect(note('mx-1', 'delete')).toEqual({ cascade_alerts: 0, duplicate_of: '10104' });
-    expect(note('t00', 'delete')).toEqual({ cascade_alerts: 2, other_type_alerts: [{ id: 'a2', subject_init: 't00 slow', type: 'threshold' }] });
+    expect(note('t00', 'delete')).toEqual({
+      cascade_alerts: 2,
+      cascade_subjects: ['t00 down', 't00 slow'],
+      other_type_alerts: [{ id: 'a2', subject_init: 't00 slow', type: 'threshold' }],
+    });
     expect(doc.unmanaged).toMatchObject({ monitors: 2, referenced_monitors: 2, other_type_alerts: 1 });
   });
 });

@@ -162,6 +162,8 @@ export function planMonitorDeletes(ctx: PlanContext): void {
     const liveAlerts = ctx.alertsByMonitor.get(m.id) ?? NO_ALERTS;
     const cascade = uniq([...liveAlerts.map((a) => a.id), ...m.alerts]).length;
     const note: ChangeNote = c === 'managed' ? { cascade_alerts: cascade } : { pruned: true, cascade_alerts: cascade };
+    // Named in the plan, so a reviewer sees which alerts go (the count alone says little).
+    if (liveAlerts.length > 0) note.cascade_subjects = liveAlerts.map((a) => a.subject_init);
     const keeper = ctx.duplicateOf.get(m.id);
     if (keeper !== undefined) note.duplicate_of = keeper.id;
     // The service deletes a monitor's alerts with it, and alerts of other types can never be made again.
