@@ -164,7 +164,8 @@ function smtpRaw(label: string, l: LiveSmtp, meta: Record<string, string>): Reco
 interface Seeded {
   /** Every live monitor: label, id and what it is to this configuration. */
   monitors: { label: string; id: string; cls: 'unmanaged' | 'managed' | 'foreign' | 'other' | 'ignored' }[];
-  groups: { name: string; id: string }[];
+  /** With the ids of the monitors seeded into them. */
+  groups: { name: string; id: string; monitors: string[] }[];
 }
 
 async function seedAccount(sc: Scenario): Promise<Seeded> {
@@ -220,7 +221,7 @@ async function seedAccount(sc: Scenario): Promise<Seeded> {
   const more = await emu.control.seed({ alerts, groups });
   return {
     monitors: rows.map((r, i) => ({ label: r.label, id: ids[i]!, cls: r.cls })),
-    groups: groups.map((g, i) => ({ name: g.name, id: more.groups[i]! })),
+    groups: groups.map((g, i) => ({ name: g.name, id: more.groups[i]!, monitors: g.monitors })),
   };
 }
 
@@ -406,12 +407,19 @@ function checkHandsOff(seeded: Seeded, cfg: Config, before: EmuState, after: Emu
       .filter((a) => untouchable.has(a.monitor) && !cfg.topAlerts.has(`${labelOf.get(a.monitor)} / ${a.subject_init}`))
       .map((a) => a.id),
   );
+  // An undeclared group listing a monitor of another owner is that owner's: --prune keeps it.
+  const clsOf = new Map(seeded.monitors.map((m) => [m.id, m.cls]));
+  const othersGroup = (g: Seeded['groups'][number]) => g.monitors.some((id) => clsOf.get(id) === 'foreign');
   const foreignGroups = new Set(
-    seeded.groups.filter((g) => !cfg.namedGroups.has(g.name) && (!cfg.prune || g.name.startsWith('ig-'))).map((g) => g.id),
+    seeded.groups
+      .filter((g) => !cfg.namedGroups.has(g.name) && (!cfg.prune || g.name.startsWith('ig-') || othersGroup(g)))
+      .map((g) => g.id),
   );
   if (cfg.prune) {
     const names = after.groups.map((g) => g.name);
-    for (const g of seeded.groups) if (!cfg.namedGroups.has(g.name) && !g.name.startsWith('ig-')) expect(names).not.toContain(g.name);
+    for (const g of seeded.groups) {
+      if (!cfg.namedGroups.has(g.name) && !g.name.startsWith('ig-') && !othersGroup(g)) expect(names).not.toContain(g.name);
+    }
   }
 
   const bad: string[] = [];
