@@ -215,7 +215,7 @@ async function seedAccount(sc: Scenario): Promise<Seeded> {
   );
   const groups = sc.liveGroups.map((members, i) => ({
     name: `lg-${i}`,
-    monitors: [...new Set(members.filter((m) => m < ids.length).map((m) => ids[m]))],
+    monitors: [...new Set(members.filter((m) => m < ids.length).map((m) => ids[m]!))],
   }));
   if (sc.ignoredGroup) groups.push({ name: 'ig-group', monitors: ids.slice(0, 2) });
   const more = await emu.control.seed({ alerts, groups });
