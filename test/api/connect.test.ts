@@ -5,20 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { clientOptionsFromEnv } from '../../src/api/config.js';
 import { connect } from '../../src/api/connect.js';
-import { UserError } from '../../src/util/errors.js';
+import { userError } from '../helpers/user-error.js';
 
 const V1 = { MONSYNC_URL: 'http://127.0.0.1:9', MONSYNC_USERNAME: 'me@example.com', MONSYNC_PASSWORD: 'pw-connect-test-1' };
 const OAUTH = { MONSYNC_URL: 'http://127.0.0.1:9', MONSYNC_CLIENT_ID: 'cid', MONSYNC_CLIENT_SECRET: 'cs-connect-test-2' };
-
-function userError(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError');
-}
 
 describe('connect', () => {
   it('builds a client for the URL of --url over MONSYNC_URL', async () => {

@@ -34,16 +34,9 @@ export interface TestEmulator {
   };
 }
 
-export interface OutboxMessage {
-  time: number;
-  alert: string;
-  monitor: string;
-  destination: string;
-  kind: 'down' | 'up';
-  subject: string;
-  body: string;
-  delivered: boolean;
-}
+// The emulator's own shape of an outbox entry: this helper is the emulator's test client.
+import type { OutboxMessage } from '../../src/emulator/alerting.js';
+export type { OutboxMessage };
 
 export interface RecordedRequest {
   seq: number;

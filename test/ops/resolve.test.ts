@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/util/errors.js';
+import { userError as failure } from '../helpers/user-error.js';
 import type { Alert, Monitor } from '../../src/model/live.js';
 import { resolveAlertRef, resolveMonitor, suggestions } from '../../src/ops/resolve.js';
 
@@ -34,16 +34,6 @@ const alerts = [
   alert('a5', '2', 'same'),
   alert('a6', '2', 'same'),
 ];
-
-function failure(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError');
-}
 
 describe('resolveMonitor', () => {
   it('finds a monitor by its exact label', () => {
