@@ -4,10 +4,24 @@ import { plural } from '../util/plural.js';
 
 export const q = (s: string): string => JSON.stringify(s);
 
+export interface AlertItem {
+  alert: DesiredAlert;
+  monitor?: DesiredMonitor;
+}
+
+/** Built once per desired state: four checks walk every alert, on configurations of 20,000 alerts. */
+const alertItems = new WeakMap<DesiredState, readonly AlertItem[]>();
+
 /** Every declared alert with the managed monitor it sits under (none for top-level alerts). */
-export function* allAlerts(desired: DesiredState): Generator<{ alert: DesiredAlert; monitor?: DesiredMonitor }> {
-  for (const monitor of desired.monitors) for (const alert of monitor.alerts) yield { alert, monitor };
-  for (const alert of desired.alerts) yield { alert };
+export function allAlerts(desired: DesiredState): readonly AlertItem[] {
+  let items = alertItems.get(desired);
+  if (!items) {
+    const list: AlertItem[] = [];
+    for (const monitor of desired.monitors) for (const alert of monitor.alerts) list.push({ alert, monitor });
+    for (const alert of desired.alerts) list.push({ alert });
+    alertItems.set(desired, (items = list));
+  }
+  return items;
 }
 
 /** `alert "S" on monitor "M"`, the way findings name an alert. */
