@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Generates the "Config reference" tables of README.md from schemas/monsync.schema.json, so the two
-// cannot drift: `node scripts/config-reference.mjs --write` rewrites the block between the markers;
-// test/docs/readme.test.ts fails when the README is stale.
+// Generates the "Reference" tables of docs/configuration.md from schemas/monsync.schema.json, so the
+// two cannot drift: `node scripts/config-reference.mjs --write` rewrites the block between the markers;
+// test/docs/configuration.test.ts fails when the page is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const START = '<!-- config-reference:start (generated from schemas/monsync.schema.json by scripts/config-reference.mjs) -->';
 const END = '<!-- config-reference:end -->';
+export const PAGE = 'docs/configuration.md';
 
 export function configReference(schema) {
   const sections = [
@@ -23,7 +24,7 @@ export function configReference(schema) {
   const out = [];
   for (const [title, node, prefix] of sections) {
     const required = new Set(node.required ?? []);
-    out.push(`#### ${title}`, '', '| field | type / allowed values | meaning |', '|---|---|---|');
+    out.push(`### ${title}`, '', '| field | type / allowed values | meaning |', '|---|---|---|');
     for (const [name, prop] of Object.entries(node.properties ?? {})) {
       const req = required.has(name) ? ' (required)' : '';
       out.push(`| \`${prefix}${name}\`${req} | ${typeOf(prop)} | ${cell(prop.description ?? '')} |`);
@@ -50,19 +51,20 @@ function cell(text) {
   return text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 }
 
-export function readmeWithReference(readme, reference) {
-  const a = readme.indexOf(START);
-  const b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error('README.md has no config-reference markers');
-  return `${readme.slice(0, a + START.length)}\n\n${reference}\n${readme.slice(b)}`;
+/** The page with the block between the markers replaced by `reference`. */
+export function pageWithReference(page, reference) {
+  const a = page.indexOf(START);
+  const b = page.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`${PAGE} has no config-reference markers`);
+  return `${page.slice(0, a + START.length)}\n\n${reference}\n${page.slice(b)}`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const schema = JSON.parse(readFileSync(`${root}schemas/monsync.schema.json`, 'utf8'));
   const reference = configReference(schema);
   if (process.argv.includes('--write')) {
-    const readme = readFileSync(`${root}README.md`, 'utf8');
-    writeFileSync(`${root}README.md`, readmeWithReference(readme, reference));
+    const page = readFileSync(`${root}${PAGE}`, 'utf8');
+    writeFileSync(`${root}${PAGE}`, pageWithReference(page, reference));
   } else {
     process.stdout.write(`${reference}\n`);
   }

@@ -1,20 +1,26 @@
 /**
- * Runs the plan steps of the CI recipes for real: their shell under bash (`npx` shimmed to this
- * checkout's bin/monsync.js), monsync against the emulator, and the comment / note code against
- * in-memory stand-ins of the GitHub and GitLab APIs. Posting twice must update, not duplicate.
+ * Runs the plan steps of the CI recipes for real: the recipes plan with monsync's GitHub Action
+ * (action.yml, run by ./action-runner.ts with the recipe's `with:`) and GitLab component
+ * (templates/monsync.yml with the recipe's `inputs:`, by ./gitlab-component.ts), their shell under
+ * bash (`npx` shimmed to this checkout's bin/monsync.js), monsync against the emulator, and the
+ * comment / note code against in-memory stand-ins of the GitHub and GitLab APIs. Posting twice must
+ * update, not duplicate.
  */
+import { readFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { BIN, ROOT, buildDist, cliEnv } from './build.js';
+import { runAction } from './action-runner.js';
+import { gitlabJob } from './gitlab-component.js';
 import { bash as runBash, recipeProject, withShim } from './shell.js';
 
 const MARKER = '<!-- monsync-plan -->';
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 type Obj = Record<string, any>;
 
 let emu: TestEmulator;
@@ -34,9 +40,28 @@ afterAll(async () => {
 
 beforeEach(async () => {
   await emu.control.reset('default');
-  await rm(join(project, 'plan.md'), { force: true });
-  await rm(join(project, 'plan.err'), { force: true });
+  await rm(join(project, 'monsync-report.md'), { force: true });
 });
+
+/** actions/github-script's `github` and `context`, over an in-memory list of comments. */
+function fakeGitHub(comments: { id: number; body: string; user: { type: string } }[]) {
+  let next = 100;
+  const calls: string[] = [];
+  const issues = {
+    listComments: async () => ({ data: comments }),
+    createComment: async ({ body }: { body: string }) => {
+      calls.push('create');
+      comments.push({ id: next++, body, user: { type: 'Bot' } });
+    },
+    updateComment: async ({ comment_id, body }: { comment_id: number; body: string }) => {
+      calls.push(`update ${comment_id}`);
+      comments.find((c) => c.id === comment_id)!.body = body;
+    },
+  };
+  const github = { rest: { issues }, paginate: async (fn: (p: unknown) => Promise<{ data: unknown[] }>, p: unknown) => (await fn(p)).data };
+  const context = { repo: { owner: 'o', repo: 'r' }, issue: { number: 7 } };
+  return { github, context, calls };
+}
 
 function env(extra: Record<string, string> = {}, url = emu.url): NodeJS.ProcessEnv {
   return withShim(project, cliEnv(url, extra));
@@ -57,71 +82,53 @@ describe('GitHub Actions recipe, plan job', () => {
   });
   const step = (name: string) => (wf.jobs.plan.steps as Obj[]).find((s) => s.name === name)!;
 
-  /** actions/github-script's `github` and `context`, over an in-memory list of comments. */
-  function fakeGitHub(comments: { id: number; body: string; user: { type: string } }[]) {
-    let next = 100;
-    const calls: string[] = [];
-    const issues = {
-      listComments: async () => ({ data: comments }),
-      createComment: async ({ body }: { body: string }) => {
-        calls.push('create');
-        comments.push({ id: next++, body, user: { type: 'Bot' } });
-      },
-      updateComment: async ({ comment_id, body }: { comment_id: number; body: string }) => {
-        calls.push(`update ${comment_id}`);
-        comments.find((c) => c.id === comment_id)!.body = body;
-      },
-    };
-    const github = { rest: { issues }, paginate: async (fn: (p: unknown) => Promise<{ data: unknown[] }>, p: unknown) => (await fn(p)).data };
-    const context = { repo: { owner: 'o', repo: 'r' }, issue: { number: 7 } };
-    return { github, context, calls };
+  /** The recipe's Plan step: monsync's action, pinned by the release, with the recipe's inputs. */
+  async function runPlanStep(e: NodeJS.ProcessEnv, fake: ReturnType<typeof fakeGitHub>, event: Obj = { pull_request: { number: 7 } }) {
+    const plan = step('Plan');
+    expect(plan.uses).toBe(`your-org/monsync@v${pkg.version}`);
+    const summary = join(project, 'summary.md');
+    await writeFile(summary, '');
+    const run = await runAction(join(ROOT, 'action.yml'), {
+      inputs: plan.with as Record<string, string>,
+      workspace: project,
+      env: { ...e, GITHUB_STEP_SUMMARY: summary },
+      github: { event_name: event.pull_request ? 'pull_request' : 'push', event, token: 'job-token' },
+      script: fake,
+    });
+    return { ...run, summary: await readFile(summary, 'utf8') };
   }
 
-  async function runPlanStep(e: NodeJS.ProcessEnv): Promise<{ code: number; output: string; stdout: string; stderr: string }> {
-    const out = join(project, 'github-output');
-    await writeFile(out, '');
-    // GitHub runs `run:` with `bash -e {0}`.
-    const r = await bash(step('Plan').run, { ...e, GITHUB_OUTPUT: out }, ['-e']);
-    return { ...r, output: await readFile(out, 'utf8') };
-  }
-
-  async function runCommentStep(fake: ReturnType<typeof fakeGitHub>): Promise<void> {
-    const script = step('Comment the plan on the pull request').with.script as string;
-    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
-    const require = createRequire(join(project, 'x.js'));
-    const cwd = process.cwd();
-    process.chdir(project);
-    try {
-      await new AsyncFunction('github', 'context', 'require', script)(fake.github, fake.context, require);
-    } finally {
-      process.chdir(cwd);
-    }
-  }
-
-  it('comments the markdown plan once, then updates that comment', async () => {
-    const plan = await runPlanStep(env());
-    expect({ code: plan.code, stderr: plan.stderr }).toMatchObject({ code: 0 });
-    expect(plan.output).toBe('exitcode=2\n');
-    const md = await readFile(join(project, 'plan.md'), 'utf8');
-    expect(md.startsWith(`${MARKER}\n`)).toBe(true);
-
+  it('comments the markdown plan once, then updates that comment, and puts it in the job summary', async () => {
     const comments = [{ id: 1, body: `Looks fine to me. ${MARKER}`, user: { type: 'User' } }];
     const fake = fakeGitHub(comments);
-    await runCommentStep(fake);
-    await runCommentStep(fake);
+    const first = await runPlanStep(env(), fake);
+    expect(first.failed, first.log).toBeUndefined();
+    expect(first.steps.run).toMatchObject({ exitcode: '2', changes: 'true', failed: 'false' });
+    const md = await readFile(first.steps.run!.report!, 'utf8');
+    expect(md.startsWith(`${MARKER}\n`)).toBe(true);
+    expect(first.summary).toBe(md);
+    await runPlanStep(env(), fake);
     expect(fake.calls).toEqual(['create', 'update 100']);
     expect(comments).toHaveLength(2);
     expect(comments[0]!.body).toBe(`Looks fine to me. ${MARKER}`);
     expect(comments[1]!.body).toBe(md);
   }, 60_000);
 
-  it('puts the error into the comment when the plan cannot be made', async () => {
-    const plan = await runPlanStep(env({}, 'http://127.0.0.1:9'));
-    expect(plan.code).toBe(0);
-    expect(plan.output).toBe('exitcode=1\n');
-    const md = await readFile(join(project, 'plan.md'), 'utf8');
-    expect(md).toMatch(new RegExp(`^${MARKER}\\n### monsync plan failed\\n\\n\`\`\`\\n[\\s\\S]*Error: `));
-    expect(step('Fail when the plan could not be made').if).toBe("steps.plan.outputs.exitcode == '1'");
+  it('puts the error into the comment and fails the step when the plan cannot be made', async () => {
+    const comments: { id: number; body: string; user: { type: string } }[] = [];
+    const run = await runPlanStep(env({}, 'http://127.0.0.1:9'), fakeGitHub(comments));
+    expect(run.steps.run).toMatchObject({ exitcode: '1', failed: 'true' });
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toMatch(new RegExp(`^${MARKER}\\n### monsync plan failed\\n\\n\`\`\`\\n[\\s\\S]*Error: `));
+    expect(run.failed?.name).toBe('Fail when monsync failed');
+    expect(run.summary).toContain('### monsync plan failed');
+  }, 60_000);
+
+  it('writes no comment outside a pull request', async () => {
+    const comments: { id: number; body: string; user: { type: string } }[] = [];
+    const run = await runPlanStep(env(), fakeGitHub(comments), {});
+    expect(run.ran).toEqual(['Run monsync']);
+    expect(comments).toEqual([]);
   }, 60_000);
 });
 
@@ -171,10 +178,12 @@ describe('GitLab CI recipe, plan job', () => {
     await new Promise((r) => server?.close(r));
   });
 
+  /** The recipe's job monsync-plan: the component it includes, with the recipe's inputs and rules. */
   async function runPlanJob(e: NodeJS.ProcessEnv) {
-    const ci = await recipe('gitlab-ci.yml');
-    // The runner runs a job's script items in one shell with errexit and pipefail.
-    return bash((ci['monsync-plan'].script as string[]).join('\n'), e, ['-e', '-o', 'pipefail']);
+    const job = await gitlabJob(await recipe('gitlab-ci.yml'), 'monsync-plan', ROOT, pkg.version);
+    expect(job.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
+    // The runner runs a job's script items in one shell with errexit and pipefail, the job's variables set.
+    return bash((job.script as string[]).join('\n'), { ...e, ...job.variables }, ['-e', '-o', 'pipefail']);
   }
 
   const gitlabEnv = (url?: string) =>
@@ -184,7 +193,7 @@ describe('GitLab CI recipe, plan job', () => {
     // Someone quoting the marker, and a system note, are never edited; 120 notes test paging.
     for (let i = 0; i < 119; i++) notes.push({ id: i + 1, body: i === 3 ? `see ${MARKER}` : `comment ${i}`, system: i === 5 });
     const first = await runPlanJob(gitlabEnv());
-    expect({ code: first.code, stderr: first.stderr }).toMatchObject({ code: 0 });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(first.stdout).toContain('Created the plan note on merge request !7.');
     const second = await runPlanJob(gitlabEnv());
     expect(second.code).toBe(0);
@@ -192,7 +201,7 @@ describe('GitLab CI recipe, plan job', () => {
 
     const ours = notes.filter((n) => n.body.startsWith(MARKER));
     expect(ours).toHaveLength(1);
-    expect(ours[0]!.body).toBe(await readFile(join(project, 'plan.md'), 'utf8'));
+    expect(ours[0]!.body).toBe(await readFile(join(project, 'monsync-report.md'), 'utf8'));
     expect(notes[3]!.body).toBe(`see ${MARKER}`);
     expect(seen.every((s) => s.token === 'note-token')).toBe(true);
     expect(seen.filter((s) => s.method !== 'GET').map((s) => s.method)).toEqual(['POST', 'PUT']);
