@@ -1,14 +1,62 @@
-import { readFileSync } from 'node:fs';
+/**
+ * README is the front door (under 300 lines, a table of contents, the two set-up commands, the
+ * releases it pins); the rest of the user documentation is in docs/, and what it says about the code
+ * is held to the code here: the configuration reference generated from the schema, every command and
+ * option named where docs/commands.md describes the command.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script without types
-import { configReference, readmeWithReference } from '../../scripts/config-reference.mjs';
+import { configReference, pageWithReference } from '../../scripts/config-reference.mjs';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const schema = JSON.parse(readFileSync(new URL('../../schemas/monsync.schema.json', import.meta.url), 'utf8'));
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const readme = read('README.md');
+const configuration = read('docs/configuration.md');
+const commands = read('docs/commands.md');
+const docs = readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md'));
+const schema = JSON.parse(read('schemas/monsync.schema.json'));
+const pkg = JSON.parse(read('package.json')) as { version: string };
+
+async function program() {
+  const { Command } = await import('commander');
+  const { registerCommands } = await import('../../src/cli/commands.js');
+  const p = new Command();
+  registerCommands(p);
+  return p;
+}
 
 describe('README.md', () => {
+  it('is under 300 lines', () => {
+    expect(readme.split('\n').length).toBeLessThan(300);
+  });
+
+  it('opens with a table of contents that lists every section', () => {
+    const sections = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
+    const toc = [...readme.slice(0, readme.indexOf('\n## ')).matchAll(/^- \[([^\]]+)\]\(#[^)]+\)$/gm)].map((m) => m[1]!);
+    expect(toc).toEqual(sections);
+  });
+
+  it('gives the two set-up commands', () => {
+    expect(readme).toContain('npm ci && npm run demo');
+    expect(readme).toContain('npm ci && npm test');
+  });
+
+  it('pins the action, the component and the hooks at the release package.json names, under one owner placeholder', () => {
+    for (const text of [readme, read('docs/ci.md')]) {
+      const pins = [...text.matchAll(/your-org\/monsync(?:\/monsync)?@(v[\w.-]+)|rev: (v[\w.-]+)|monsync\/(v\d[\w.-]*)\/templates/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+      expect(pins.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(pins)).toEqual(new Set([`v${pkg.version}`]));
+      // One placeholder for the owner, said to be one.
+      expect([...text.matchAll(/([\w-]+)\/monsync@/g)].map((m) => m[1])).toEqual(expect.arrayContaining(['your-org']));
+      expect(text).toMatch(/your-org[\s\S]{0,80}placeholder/);
+    }
+    for (const file of ['examples/ci/github-actions.yml', 'examples/ci/gitlab-ci.yml']) expect(read(file)).toContain(`monsync@v${pkg.version}`);
+  });
+});
+
+describe('docs/configuration.md', () => {
   it('holds the config reference generated from the schema (run `node scripts/config-reference.mjs --write`)', () => {
-    expect(readmeWithReference(readme, configReference(schema))).toBe(readme);
+    expect(pageWithReference(configuration, configReference(schema))).toBe(configuration);
   });
 
   it('documents every field of the schema', () => {
@@ -21,42 +69,43 @@ describe('README.md', () => {
       if (node.items) walk(node.items as typeof node);
     };
     walk(schema);
-    const missing = [...fields].filter((f) => !readme.includes(`${f}\``));
+    const missing = [...fields].filter((f) => !configuration.includes(`${f}\``));
     expect(missing).toEqual([]);
   });
+});
 
-  it('gives the two set-up commands', () => {
-    expect(readme).toContain('npm ci && npm run demo');
-    expect(readme).toContain('npm ci && npm test');
+describe('the commands the documentation names', () => {
+  it('are commands the CLI has (README and every page of docs/)', async () => {
+    const known = new Set((await program()).commands.map((c) => c.name()));
+    for (const [name, text] of [['README.md', readme], ...docs.map((f) => [f, read(`docs/${f}`)])] as const) {
+      // Command lines only: `monsync x`, npx monsync x.
+      const used = [...text.matchAll(/(?:npx |`)monsync ([a-z][a-z-]+)/g)].map((m) => m[1]!);
+      expect({ name, unknown: [...new Set(used)].filter((c) => !known.has(c)) }).toEqual({ name, unknown: [] });
+    }
   });
 
-  it('names only commands the CLI has', async () => {
-    const { Command } = await import('commander');
-    const { registerCommands } = await import('../../src/cli/commands.js');
-    const program = new Command();
-    registerCommands(program);
-    const known = new Set(program.commands.map((c) => c.name()));
-    // Command lines only: `monsync x`, npx monsync x, ### `monsync x` headings.
-    const used = [...readme.matchAll(/(?:npx |`)monsync ([a-z][a-z-]+)/g)].map((m) => m[1]!);
-    expect(used.length).toBeGreaterThan(5);
-    expect([...new Set(used)].filter((c) => !known.has(c))).toEqual([]);
-  });
-
-  it('names every option of a command in its section (the connection options --url and --timeout under Credentials)', async () => {
-    const { Command } = await import('commander');
-    const { registerCommands } = await import('../../src/cli/commands.js');
-    const program = new Command();
-    registerCommands(program);
-    // A section runs from its `### \`monsync NAME ...\`` heading to the next heading.
-    const sections = [...readme.matchAll(/^### `monsync ([a-z-]+)[^\n]*\n[\s\S]*?(?=^#)/gm)];
+  it('each have a section in docs/commands.md naming every option (the connection options --url and --timeout under Connection)', async () => {
+    const p = await program();
+    // A section runs from its "## `monsync NAME`" heading to the next heading.
+    const sections = [...commands.matchAll(/^## `monsync ([a-z-]+)`\n[\s\S]*?(?=^## |(?![\s\S]))/gm)];
     expect(sections.length).toBeGreaterThan(5);
     const connection = ['--url', '--timeout'];
-    for (const flag of connection) expect(readme.slice(readme.indexOf('## Credentials'))).toContain(`\`${flag}`);
+    const conn = commands.slice(commands.indexOf('\n## Connection\n'), commands.indexOf('\n## ', commands.indexOf('\n## Connection\n') + 1));
+    for (const flag of connection) expect(conn).toContain(`\`${flag}`);
     const missing = sections.flatMap(([section, name]) => {
-      const cmd = program.commands.find((c) => c.name() === name);
+      const cmd = p.commands.find((c) => c.name() === name);
       const flags = (cmd?.options ?? []).map((o) => o.long).filter((f): f is string => f !== undefined && !connection.includes(f));
       return flags.filter((f) => !section.includes(`\`${f}`) && !section.includes(` ${f}`) && !section.includes(`[${f}`)).map((f) => `${name} ${f}`);
     });
     expect(missing).toEqual([]);
+    // Every command has its section, or is one of those "Operating the account" lists.
+    const operating = commands.slice(commands.indexOf('\n## Operating the account'));
+    const undocumented = p.commands.map((c) => c.name()).filter((n) => !sections.some(([, s]) => s === n) && !operating.includes(`\`${n}\``));
+    expect(undocumented).toEqual([]);
+  });
+
+  it("each have a line in README's Commands table, linking to their section", () => {
+    const table = readme.slice(readme.indexOf('\n## Commands\n'), readme.indexOf('\n## ', readme.indexOf('\n## Commands\n') + 1));
+    for (const [, name] of commands.matchAll(/^## `monsync ([a-z-]+)`$/gm)) expect(table).toContain(`[\`${name}\`](docs/commands.md#monsync-${name})`);
   });
 });

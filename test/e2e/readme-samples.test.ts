@@ -1,7 +1,7 @@
 /**
- * README's output samples are what the CLI prints. A sample is a fenced block whose first line is a
- * command (`$ npx monsync ARGS`) and whose other lines are its standard output; this suite runs each
- * command as README's tour leaves the account (the emulator's starting account, examples/realistic
+ * The output samples of docs/commands.md are what the CLI prints. A sample is a fenced block whose
+ * first line is a command (`$ npx monsync ARGS`) and whose other lines are its standard output; this
+ * suite runs each command as README's tour leaves the account (the emulator's starting account, examples/realistic
  * applied), against an emulator whose clock is fixed, so the output is the same on every run.
  *
  * When an output changes on purpose, rewrite the samples from real runs:
@@ -14,11 +14,11 @@ import { ROOT, buildCli, runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { Workspace } from './support.js';
 
-const README = join(ROOT, 'README.md');
+const PAGE = join(ROOT, 'docs', 'commands.md');
 const SAMPLE = /^```\n\$ npx monsync ([^\n]+)\n([\s\S]*?)^```$/gm;
 const WRITE = process.env['MONSYNC_README_SAMPLES'] === 'write';
 
-/** Every sample of README: the command's arguments and the output shown. */
+/** Every sample of the page: the command's arguments and the output shown. */
 function samples(readme: string): Map<string, string> {
   return new Map([...readme.matchAll(SAMPLE)].map((m) => [m[1]!, m[2]!]));
 }
@@ -36,7 +36,7 @@ async function run(args: string): Promise<string> {
   return r.stdout;
 }
 
-/** README's description of the edit before its plan sample, made to the copy of examples/realistic. */
+/** The page's description of the edit before its plan sample, made to the copy of examples/realistic. */
 async function edit(file: string, change: (text: string) => string): Promise<void> {
   const path = ws.path(`examples/realistic/${file}`);
   const before = await readFile(path, 'utf8');
@@ -47,7 +47,7 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 
 beforeAll(async () => {
   await buildCli();
-  readme = await readFile(README, 'utf8');
+  readme = await readFile(PAGE, 'utf8');
   // The emulator runs in this process: its clock stands still unless a command moves it.
   vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2024, 5, 3, 9, 0, 0) });
   emu = await startTestEmulator({ seed: 'default' });
@@ -65,13 +65,13 @@ afterAll(async () => {
   await emu?.close();
   await ws?.remove();
   if (WRITE && printed.size > 0) {
-    let text = await readFile(README, 'utf8');
+    let text = await readFile(PAGE, 'utf8');
     text = text.replace(SAMPLE, (block, args: string) => (printed.has(args) ? `\`\`\`\n$ npx monsync ${args}\n${printed.get(args)}\`\`\`` : block));
-    await writeFile(README, text);
+    await writeFile(PAGE, text);
   }
 });
 
-describe("README's output samples", () => {
+describe("docs/commands.md's output samples", () => {
   it('has the samples this suite runs, and no others', () => {
     expect([...samples(readme).keys()]).toEqual(['plan examples/realistic', 'drill mx-eu-1 --minutes 60']);
   });
@@ -81,7 +81,7 @@ describe("README's output samples", () => {
     if (!WRITE) expect(samples(readme).get('drill mx-eu-1 --minutes 60')).toBe(out);
   });
 
-  it('the plan sample is what `plan examples/realistic` prints after the edit README describes', async () => {
+  it('the plan sample is what `plan examples/realistic` prints after the edit the page describes', async () => {
     // "mx-eu-2 tested every 10 minutes, relay-ams taken out of europe.yaml and of the group europe"
     await edit('europe.yaml', (t) => t.replace('    port: 587\n', '    port: 587\n    timer: 10\n').replace(/\n {2}- label: relay-ams\n[\s\S]*$/, '\n'));
     await edit('groups.yaml', (t) => t.replace('monitors: [mx-eu-1, mx-eu-2, relay-fra, relay-ams]', 'monitors: [mx-eu-1, mx-eu-2, relay-fra]'));
