@@ -1,7 +1,7 @@
 /**
  * monsync as a library: `import { ... } from 'monsync'`. This file is the whole public surface; the
  * package's `exports` map allows no deeper import, so what is not exported here may change in any
- * release. README's "Using monsync from code" states the guarantees:
+ * release. docs/library.md states the guarantees:
  *
  * - `loadConfig` never throws for bad input: every problem is a Diagnostic value (file, line,
  *   column, message), all of them at once, as `monsync validate` prints them.

@@ -1,8 +1,8 @@
 /**
  * group/empty: a declared group with no members. `monitors: []` says so in the configuration;
- * a group that leaves `monitors` out keeps the members it has in the account (README, "Group
+ * a group that leaves `monitors` out keeps the members it has in the account (docs/semantics.md, "Group
  * membership"), so only the account tells whether it has any. Ignored monitors stay in a group whose
- * members are listed (README, "Ignore wins over membership"), so with `settings.ignore` globs an
+ * members are listed (docs/semantics.md, "Ignore wins over membership"), so with `settings.ignore` globs an
  * empty list is judged against the account too.
  */
 import type { DesiredGroup, DesiredState } from '../model/desired.js';

@@ -48,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** The exit code of every usage error, commander's and ours (README, "Commands"). */
+/** The exit code of every usage error, commander's and ours (docs/commands.md, "Exit codes"). */
 export const USAGE_EXIT = 2;
 
 export function reportError(err: unknown, usageExit = USAGE_EXIT): number {

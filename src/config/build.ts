@@ -10,7 +10,7 @@ export function buildState(r: Resolved): DesiredState {
   const groups: DesiredGroup[] = r.groups.map((g) => ({
     name: g.raw.name,
     previous_names: [...(g.raw.previous_names ?? [])],
-    // Left out: the group's membership is not managed (README, Semantics).
+    // Left out: the group's membership is not managed (docs/semantics.md).
     monitors: g.raw.monitors === undefined ? null : [...g.raw.monitors],
     ...(g.raw.disable_checks !== undefined ? { disable_checks: [...g.raw.disable_checks] } : {}),
     source: valuePos(g.ref),

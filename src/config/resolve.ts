@@ -250,7 +250,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
 
 /**
  * The one file defining `key`; every other file defining it is reported, a copy with the same
- * values too (README: "may appear in at most one file"): copies drift apart as soon as one is
+ * values too (the schema: "May appear in at most one file"): copies drift apart as soon as one is
  * edited. Returns the first file and the others whose values differ from it.
  */
 function pickSingle(files: ValidFile[], key: 'settings' | 'defaults', diagnostics: Diagnostic[]): { file?: ValidFile; differing: ValidFile[] } {

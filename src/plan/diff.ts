@@ -8,8 +8,8 @@
  * thrown together as one PlanError. The one exception is copies monsync itself could have made (two
  * applies racing): copies of a declared monitor that all carry this owner's marker, of a declared
  * group's name, or of an alert on a monitor this configuration owns (or exact copies of a declared
- * one elsewhere) heal: one is kept and the others are deleted (`note.duplicate_of`). README's
- * "Semantics" section states every rule applied here; test/plan/semantics.test.ts pins each.
+ * one elsewhere) heal: one is kept and the others are deleted (`note.duplicate_of`).
+ * docs/semantics.md states every rule applied here; test/plan/semantics.test.ts pins each.
  *
  * This file only runs the phases (src/plan/phases/), in an order that matters: identities first,
  * then the references that keep unmanaged monitors from --prune, then changes, then the checks over

@@ -8,6 +8,28 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const GITHUB = join(ROOT, 'examples', 'ci', 'github-actions.yml');
 const GITLAB = join(ROOT, 'examples', 'ci', 'gitlab-ci.yml');
 const MARKER = '<!-- monsync-plan -->';
+const ACTION = join(ROOT, 'action.yml');
+const COMPONENT = join(ROOT, 'templates', 'monsync.yml');
+
+/** The arguments monsync's action or component runs for `command` and `paths` (their `case` table). */
+function tableCall(script: string, command: string, paths: string): string[] {
+  const m = new RegExp(`^\\s*'?${command.replace(/[-]/g, '\\$&')}'?\\) cmd=\\(([^)]*)\\) ;;$`, 'm').exec(script);
+  if (!m) throw new Error(`no command ${command} in the table`);
+  return shellWords(m[1]!).flatMap((w) => (w === '${paths[@]}' ? paths.split(/\s+/) : [w]));
+}
+
+/** The plan the recipe runs through the action (GitHub) or the component (GitLab). */
+function planCall(file: string): string[] {
+  const recipe = load(file);
+  if (file === GITHUB) {
+    const step = (recipe.jobs.plan.steps as Obj[]).find((s) => String(s.uses ?? '').startsWith('your-org/monsync@'))!;
+    const action = load(ACTION);
+    return tableCall(action.runs.steps[0].run, step.with.command, step.with.paths);
+  }
+  const include = (recipe.include as Obj[]).find((i) => String(i.component ?? '').includes('/your-org/monsync/monsync@'))!;
+  const script = readFileSync(COMPONENT, 'utf8');
+  return tableCall(script, include.inputs.command, include.inputs.paths);
+}
 
 type Obj = Record<string, any>;
 
@@ -69,12 +91,15 @@ describe.each([
   it('validates, plans as markdown with the exit code, and applies without a prompt', () => {
     const calls = findInvocations(scripts(load(file))).map((i) => i.argv);
     expect(calls).toContainEqual(['validate', 'monitoring/']);
-    expect(calls).toContainEqual(['plan', 'monitoring/', '--format', 'markdown', '--detailed-exitcode']);
+    // The plan: through monsync's action or component, with the recipe's inputs.
+    const plan = planCall(file);
+    expect(plan).toEqual(['plan', 'monitoring/', '--format', 'markdown', '--detailed-exitcode']);
+    expect(checkInvocation(program, plan)).toEqual([]);
     expect(calls).toContainEqual(['apply', 'monitoring/', '--auto-approve']);
   });
 
-  it('finds its previous comment by the marker the markdown plan starts with', () => {
-    const text = readFileSync(file, 'utf8');
+  it('finds its previous comment by the marker the markdown plan starts with (in the action or component it plans with)', () => {
+    const text = readFileSync(file === GITHUB ? ACTION : COMPONENT, 'utf8');
     expect(text).toContain(`'${MARKER}'`);
     expect(text).toMatch(/startsWith\(marker\)/);
   });
@@ -95,8 +120,8 @@ describe('GitHub Actions recipe', () => {
       expect(wf.env[name]).toBe(`\${{ secrets.${name} }}`);
     }
   });
-  it('updates the comment it finds instead of adding another', () => {
-    const step = (wf.jobs.plan.steps as Obj[]).find((s) => String(s.uses ?? '').startsWith('actions/github-script@'));
+  it("updates the comment it finds instead of adding another (monsync's action)", () => {
+    const step = (load(ACTION).runs.steps as Obj[]).find((s) => String(s.uses ?? '').startsWith('actions/github-script@'));
     expect(step?.with.script).toContain('updateComment');
     expect(step?.with.script).toContain('createComment');
   });
@@ -109,8 +134,8 @@ describe('GitLab CI recipe', () => {
     expect(ci['monsync-apply'].rules[0].if).toContain('$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH');
     expect(ci['monsync-apply'].resource_group).toBe('monsync-account');
   });
-  it('writes the note through the merge request notes API', () => {
-    const script = ci['monsync-plan'].script.join('\n');
+  it("writes the note through the merge request notes API (monsync's component)", () => {
+    const script = readFileSync(COMPONENT, 'utf8');
     expect(script).toContain('/merge_requests/${env.CI_MERGE_REQUEST_IID}/notes');
     expect(script).toContain("'PRIVATE-TOKEN'");
     expect(script).toContain("method: previous ? 'PUT' : 'POST'");

@@ -1,5 +1,5 @@
 /**
- * One rule for usage errors (README, "Commands"): a mistake in what was typed (an unknown option, a
+ * One rule for usage errors (docs/commands.md, "Exit codes"): a mistake in what was typed (an unknown option, a
  * bad option value, options that do not go together, a missing target) exits 2 before anything is
  * read or sent, with the message and the hint commander gives its own usage errors. Through main(),
  * as `monsync ...` runs; the service URL points at a port nobody listens on, so a request would fail

@@ -1,5 +1,5 @@
 /**
- * `settings` and `defaults` may appear in at most one file (README, the schema's descriptions): a
+ * `settings` and `defaults` may appear in at most one file (the schema's descriptions): a
  * second definition is an error, a copy with the same values too. A file whose `defaults` conflict
  * still has everything else wrong with it reported in the same run.
  */

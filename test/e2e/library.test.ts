@@ -99,7 +99,7 @@ describe('monsync from code (the packed package)', () => {
     expect(out.endsWith('\nApplied: 19 done, 0 failed, 0 skipped.\nNo changes: the account matches the inventory.\n')).toBe(true);
   });
 
-  it('runs from a clone after npm ci as README says, the package importing itself by its name', () => {
+  it('runs from a clone after npm ci as docs/library.md says, the package importing itself by its name', () => {
     const r = run(process.execPath, ['examples/programmatic/plan-and-apply.mjs'], join(work, 'stage'));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -121,7 +121,7 @@ describe('monsync from code (the packed package)', () => {
     const r = run(process.execPath, [probe], project);
     expect(r.code, r.stderr).toBe(0);
     const [names, name, deep] = r.stdout.trim().split('\n');
-    // The whole surface: adding to it is a decision (README's "Using monsync from code" lists it).
+    // The whole surface: adding to it is a decision (docs/library.md lists it).
     expect(names!.split(' ')).toEqual([
       'AccountContradictionError',
       'ApiError',

@@ -1,5 +1,5 @@
 /**
- * README's "Semantics" rules end to end, with the built CLI against the emulator: duplicates two
+ * The rules of docs/semantics.md end to end, with the built CLI against the emulator: duplicates two
  * racing applies leave heal on the next apply (issue 12 §2), a near miss is pointed out (§7), and a
  * monitor carrying an alert the API cannot create again is not deleted without --force (issue 19).
  */

@@ -1,5 +1,5 @@
 /**
- * Problems found while planning are said as `validate` says its own (README: "Mistakes are reported
+ * Problems found while planning are said as `validate` says its own (docs/configuration.md: "Mistakes are reported
  * as file:line:column ... with did you mean"): at the value that is wrong, with a suggestion when a
  * name is a near miss of one the configuration or the account has, and a bad value that comes from
  * `defaults` once, at the defaults line, not at every item using it.

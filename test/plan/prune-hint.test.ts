@@ -3,7 +3,7 @@
  * monitors and undeclared groups" next to monitors of another owner and monitors a declared group
  * names, which --prune keeps; it now says exactly what --prune would delete. And --prune deleted
  * other configurations' groups (groups carry no owner marker): an undeclared group that lists a
- * monitor of another owner is that owner's, and --prune leaves it alone (README, Semantics, Prune).
+ * monitor of another owner is that owner's, and --prune leaves it alone (docs/semantics.md, Prune).
  */
 import { describe, expect, it } from 'vitest';
 import { diff } from '../../src/plan/diff.js';

@@ -1,5 +1,5 @@
 /**
- * The rules of README's "Semantics" section, one test (or a few) named after each rule: identity,
+ * The rules of docs/semantics.md, one test (or a few) named after each rule: identity,
  * ownership, adoption, conflicts, ignore, prune, renames, alert matching, deletion cascades,
  * duplicates that heal (issue 12 §2), near misses (issue 12 §7) and the seven rules of issue 19.
  */

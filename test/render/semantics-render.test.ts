@@ -1,5 +1,5 @@
 /**
- * How the plan says what README's "Semantics" rules decided: a duplicate deleted, alerts the API
+ * How the plan says what The rules of docs/semantics.md decided: a duplicate deleted, alerts the API
  * cannot create again going with their monitor, a near miss, what prune kept and why, other-type
  * alerts kept on managed monitors. Text, Markdown and JSON (valid against schemas/plan.schema.json).
  */

@@ -1,5 +1,5 @@
 /**
- * How declared and live alerts of one monitor are paired (README, "Alert matching"). Pure.
+ * How declared and live alerts of one monitor are paired (docs/semantics.md, "Alert matching"). Pure.
  */
 import type { DesiredAlert } from '../../model/desired.js';
 import type { Alert } from '../../model/live.js';

@@ -3,7 +3,7 @@
  * pruned): top-level alerts join their declared monitor's alerts, or go to the live monitor they
  * name. Changes: on each monitor, declared and live alerts are paired (alert-pairing.ts) and become
  * updates, creates and, where this configuration owns the monitor, deletes; copies heal, and the
- * old-and-new rule of renames applies to previous_subjects (README, "Alert matching").
+ * old-and-new rule of renames applies to previous_subjects (docs/semantics.md, "Alert matching").
  */
 import type { DesiredAlert } from '../../model/desired.js';
 import { plural } from '../../util/plural.js';

@@ -269,7 +269,7 @@ class GroupPlanner {
     const ctx = this.ctx;
     const undeclaredGroups = ctx.live.groups.filter((g) => !ctx.groupTaken.has(g.id));
     // Groups carry no owner marker: one listing a monitor of another owner is that configuration's,
-    // and --prune leaves it alone (README, Semantics, Prune).
+    // and --prune leaves it alone (docs/semantics.md, Prune).
     const foreign = (g: Group): boolean =>
       g.members.some((mem) => {
         const m = this.monitorOf(mem.id);
