@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { BIN, ROOT, buildDist, cliEnv } from './build.js';
+import { gitlabJob } from './gitlab-component.js';
 import { bash, recipeProject, withShim } from './shell.js';
 
 type Obj = Record<string, any>;
@@ -84,6 +85,9 @@ describe('the rehearsal is optional', () => {
     const ci = await recipe('gitlab-ci.yml');
     expect(ci['monsync-rehearse'].rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event" && $MONSYNC_REHEARSE == "true"' }]);
     const stages = ci.stages as string[];
-    expect(stages.indexOf(ci['monsync-rehearse'].stage)).toBeLessThan(stages.indexOf(ci['monsync-plan'].stage));
+    // The plan job is monsync's component, included with the recipe's inputs.
+    const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const plan = await gitlabJob(ci, 'monsync-plan', ROOT, version);
+    expect(stages.indexOf(ci['monsync-rehearse'].stage)).toBeLessThan(stages.indexOf(plan.stage));
   });
 });
