@@ -88,9 +88,9 @@ describe('monsync installed from a packed tarball', () => {
     expect(readme).toContain(`writes ${pkg.name}-${pkg.version}.tgz`);
   });
 
-  it('packs the built command, the schemas and the examples, and no sources or tests', () => {
+  it('packs the built command, the schemas, the examples and the docs README links to, and no sources or tests', () => {
     expect(tarball.endsWith(`${pkg.name}-${pkg.version}.tgz`)).toBe(true);
-    for (const f of ['bin/monsync.js', 'dist/cli/main.js', 'schemas/monsync.schema.json', 'examples/realistic/settings.yaml', 'package.json', 'README.md']) {
+    for (const f of ['bin/monsync.js', 'dist/cli/main.js', 'schemas/monsync.schema.json', 'examples/realistic/settings.yaml', 'package.json', 'README.md', 'CHANGELOG.md', 'docs/commands.md', 'docs/configuration.md']) {
       expect(packed).toContain(f);
     }
     expect(packed.filter((f) => /^(src|test|scripts)\//.test(f))).toEqual([]);
