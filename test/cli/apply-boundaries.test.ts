@@ -142,3 +142,99 @@ describe('an entry a list repeats is one entry', () => {
   });
 });
 
+
+/** M1 plus `newmon` with an alert, both in group `mail`. */
+const M2 = config(
+  [
+    '  - label: m1',
+    '    ip_address: m1.example.com',
+    '    alerts:',
+    '      - { subject_init: "m1 DOWN", subject_term: "m1 UP" }',
+    '  - label: newmon',
+    '    ip_address: newmon.example.com',
+    '    alerts:',
+    '      - { subject_init: "newmon DOWN", subject_term: "newmon UP" }',
+  ].join('\n'),
+  'groups:\n  - { name: mail, monitors: [m1, newmon] }\n',
+);
+
+/** A create answer whose object carries `id` instead of the one the service gave it. */
+const answeredWithId = (key: string, id: string) => (body: Record<string, unknown>) => {
+  const o = body[key] as Record<string, unknown>;
+  return { ...body, [key]: { ...o, id: typeof o.id === 'number' ? Number(id) : id } };
+};
+
+describe("a write's answer must be about what was written", () => {
+  it('a monitor create answered with the id of an existing monitor fails: its alert and group membership are not started, exit 1', async () => {
+    const before = await applied();
+    const legacy = before.monitors.find((m) => m.label === 'legacy-mx')!;
+    const r = await apply(M2, [{ method: 'POST', path: MONITORS, rewrite: answeredWithId('monitor', legacy.id) }]);
+    expect(r.code).toBe(1);
+    expect(r.io.stdout).toContain(
+      `x monitor "newmon" failed: the service answered with id ${legacy.id}, which the account already held for monitor "legacy-mx"; what the create made is not known`,
+    );
+    expect(r.io.stdout).toMatch(/\. alert "newmon" \/ "newmon DOWN" skipped: needs monitor "newmon"/);
+    expect(r.io.stdout).toMatch(/\. group "mail" skipped: needs monitor "newmon"/);
+    // Nothing was sent on the answer's word: no alert, no group update.
+    expect(r.writes.map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/Config/Monitor/']);
+    const after = await live();
+    expect(after.alerts.filter((a) => a.monitor === legacy.id)).toEqual([]);
+    expect(after.groups.find((g) => g.name === 'mail')!.monitors).not.toContain(legacy.id);
+  });
+
+  it('an alert create answered with another subject fails, naming what the service answered', async () => {
+    await applied();
+    const r = await apply(M2, [
+      {
+        method: 'POST',
+        path: ALERTS,
+        rewrite: (b) => ({ ...b, alert: { ...(b.alert as Record<string, unknown>), subject_init: 'someone else DOWN' } }),
+      },
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.io.stdout).toMatch(
+      /x alert "newmon" \/ "newmon DOWN" failed: the service answered an alert with subject_init "someone else DOWN" \(id \d+\), not the one sent/,
+    );
+  });
+});
+
+/** A write's body changed on its way to the service, as a service that keeps something else would. */
+const storing = (change: (body: Record<string, unknown>) => Record<string, unknown>) => (body: Record<string, unknown>) => change({ ...body });
+
+describe('a write the service did not keep is an error, not a success', () => {
+  it('a time zone stored as another name is named with both values; apply exits 4 and says the account still differs', async () => {
+    await applied();
+    const r = await apply(M1.replace('time_zone: Europe/London', 'time_zone: US/Eastern'), [
+      { method: 'PUT', path: /^\/v1\/Config\/Monitor\/\d+\/$/, rewriteRequest: storing((b) => ({ ...b, time_zone: 'America/New_York' })) },
+    ]);
+    expect(r.io.stdout).toContain('~ monitor "m1" updated');
+    expect(r.io.stdout).toContain(
+      '! not kept: the service stored time_zone "America/New_York" for "US/Eastern": write that value in the configuration',
+    );
+    expect(r.io.stdout).toMatch(/Apply incomplete: 1 done, 0 failed, 0 skipped, 1 not kept by the service\./);
+    expect(r.io.stderr).toContain(
+      'Error: the account still differs from the configuration after apply (1 change, shown above): the service did not keep 1 write as sent (marked "not kept" above); exit 4.',
+    );
+    expect(r.code).toBe(4);
+  });
+
+  it('a timer the service dropped from the update is named; exit 4', async () => {
+    await applied();
+    const r = await apply(M1.replace('timer: 5', 'timer: 10'), [
+      { method: 'PUT', path: /^\/v1\/Config\/Monitor\/\d+\/$/, rewriteRequest: storing(({ timer: _dropped, ...rest }) => rest) },
+    ]);
+    expect(r.io.stdout).toContain('! not kept: the service stored timer 5 for 10: it did not keep the value sent');
+    expect(r.code).toBe(4);
+  });
+
+  it('a monitor created under a label cut short fails: its alert and group are not started and nothing is deleted', async () => {
+    await applied();
+    const long = 'a-monitor-with-a-rather-long-label';
+    const yaml = M2.replaceAll('newmon', long);
+    const cut = (b: Record<string, unknown>) => ({ ...b, label: String(b.label).slice(0, 20) });
+    const r = await apply(yaml, [{ method: 'POST', path: MONITORS, rewriteRequest: storing(cut) }]);
+    expect(r.code).toBe(1);
+    expect(r.io.stdout).toContain(`x monitor "${long}" failed: the service answered a monitor with label "${long.slice(0, 20)}"`);
+    expect(r.writes.map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/Config/Monitor/']);
+  });
+});

@@ -30,6 +30,7 @@ const result = (results: ChangeResult[], over: Partial<ApplyResult> = {}): Apply
   ms: 912,
   interrupted: false,
   readbacks: 0,
+  notKept: results.filter((x) => (x.notKept?.length ?? 0) > 0).length,
   ...over,
 });
 
