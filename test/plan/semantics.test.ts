@@ -113,6 +113,17 @@ describe('duplicates that monsync could have made heal (issue 12 §2)', () => {
     expect(p.changes[1]!.note?.duplicate_of).toBe('1');
   });
 
+  it('a copy of one declared alert is deleted as its duplicate before a lone leftover is paired: the missing alert is created', () => {
+    // Owned monitor declaring "A down" and "B down"; A was deleted and a copy of B added behind monsync's back.
+    const live = liveState({
+      monitors: [liveMonitor({ id: '1', label: 'm1' })],
+      alerts: [liveAlert({ id: '50002', monitor: '1', subject_init: 'B down' }), liveAlert({ id: '50003', monitor: '1', subject_init: 'B down' })],
+    });
+    const p = plan(desiredState({ monitors: [dMonitor('m1', {}, { alerts: [dAlert('A down'), dAlert('B down')] })] }), live);
+    expect(brief(p)).toEqual(['create alert m1 / A down', 'delete alert m1 / B down 50003']);
+    expect(deletes(p)[0]!.note).toEqual({ duplicate_of: '50002' });
+  });
+
   it('copies that do not all carry this owner marker still stop the plan', () => {
     const live = liveState({ monitors: [liveMonitor({ id: '1', label: 'mx' }), liveMonitor({ id: '2', label: 'mx', meta: {} })] });
     expect(problemsOf(() => plan(desiredState({ monitors: [dMonitor('mx')] }), live))).toEqual([
