@@ -238,3 +238,15 @@ describe('a write the service did not keep is an error, not a success', () => {
     expect(r.writes.map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/Config/Monitor/']);
   });
 });
+
+describe('validate, plan and the service agree on the timeout of an alert (issue 23, 6b)', () => {
+  it('a top-level alert on an HTTP monitor without a timeout is applied, and the next apply finds nothing to change', async () => {
+    const yaml = ['version: 1', 'settings: { owner: b23 }', 'alerts:', '  - { monitor: www-http, subject_init: "www down", subject_term: "www up", alert_destinations: [ops-mail] }', ''].join('\n');
+    const first = await apply(yaml);
+    expect(first.code, first.io.stdout + first.io.stderr + String(first.code)).toBe(0);
+    expect(first.writes.map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/Config/Alert/']);
+    const again = await apply(yaml);
+    expect(again.code).toBe(0);
+    expect(again.writes).toEqual([]);
+  });
+});
