@@ -124,22 +124,6 @@ describe('duplicates that monsync could have made heal (issue 12 §2)', () => {
     expect(deletes(p)[0]!.note).toEqual({ duplicate_of: '50002' });
   });
 
-  it('a top-level alert without a timeout on a monitor of another type is created without one', () => {
-    const live = liveState({ monitors: [liveMonitor({ id: '7', label: 'www-http', type: 'http', meta: {} })] });
-    const p = plan(desiredState({ alerts: [topAlert('www-http', 'www down', { timeout: null })] }), live);
-    expect(brief(p)).toEqual(['create alert www-http / www down']);
-    expect(p.changes[0]!.call.body).not.toHaveProperty('timeout');
-  });
-
-  it('a top-level alert without a timeout on an SMTP monitor stops the plan: SMTP alerts need one', () => {
-    const live = liveState({ monitors: [liveMonitor({ id: '8', label: 'legacy-mx', meta: {} })] });
-    expect(problemsOf(() => plan(desiredState({ alerts: [topAlert('legacy-mx', 'mx down', { timeout: null })] }), live))).toEqual([
-      expect.stringContaining(
-        'alert "legacy-mx / mx down": monitor "legacy-mx" is an SMTP monitor, whose alerts need a timeout; set it here or in defaults.alert',
-      ),
-    ]);
-  });
-
   it('copies that do not all carry this owner marker still stop the plan', () => {
     const live = liveState({ monitors: [liveMonitor({ id: '1', label: 'mx' }), liveMonitor({ id: '2', label: 'mx', meta: {} })] });
     expect(problemsOf(() => plan(desiredState({ monitors: [dMonitor('mx')] }), live))).toEqual([
@@ -367,5 +351,30 @@ describe('issue 19: one rule each', () => {
     const p = plan(desiredState({ monitors: [dMonitor('mx')] }), live);
     expect(p.changes).toEqual([]);
     expect(p.unmanaged).toMatchObject({ monitors: 1, alerts: 1, other_type_alerts: 1 });
+  });
+});
+
+describe('issue 23: timeouts where the service needs them, and conflicts listed in README', () => {
+  it('a top-level alert without a timeout on a monitor of another type is created without one', () => {
+    const live = liveState({ monitors: [liveMonitor({ id: '7', label: 'www-http', type: 'http', meta: {} })] });
+    const p = plan(desiredState({ alerts: [topAlert('www-http', 'www down', { timeout: null })] }), live);
+    expect(brief(p)).toEqual(['create alert www-http / www down']);
+    expect(p.changes[0]!.call.body).not.toHaveProperty('timeout');
+  });
+
+  it('a top-level alert without a timeout on an SMTP monitor stops the plan: SMTP alerts need one', () => {
+    const live = liveState({ monitors: [liveMonitor({ id: '8', label: 'legacy-mx', meta: {} })] });
+    expect(problemsOf(() => plan(desiredState({ alerts: [topAlert('legacy-mx', 'mx down', { timeout: null })] }), live))).toEqual([
+      expect.stringContaining(
+        'alert "legacy-mx / mx down": monitor "legacy-mx" is an SMTP monitor, whose alerts need a timeout; set it here or in defaults.alert',
+      ),
+    ]);
+  });
+
+  it("a top-level alert on a monitor carrying another owner's marker stops the plan (README, Conflicts)", () => {
+    const live = liveState({ monitors: [liveMonitor({ id: '9', label: 'their-mx', meta: { 'managed-by': 'other-team' } })] });
+    expect(problemsOf(() => plan(desiredState({ alerts: [topAlert('their-mx', 'mx down')] }), live))).toEqual([
+      expect.stringContaining('monitor "their-mx" (id 9) is managed by "other-team", whose configuration owns its alerts'),
+    ]);
   });
 });
