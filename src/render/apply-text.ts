@@ -106,7 +106,7 @@ export function renderApplySummary(result: ApplyResult, stats: RequestStats, opt
 export function renderStillDiffers(remaining: number | null, notKept: number): string | null {
   if ((remaining ?? 0) === 0 && notKept === 0) return null;
   const shown = remaining !== null && remaining > 0 ? ` (${plural(remaining, 'change')}, shown above)` : '';
-  const why = notKept > 0 ? `the service did not keep ${plural(notKept, 'write')} as sent (marked "not kept" above)` : 'a write was not kept, or the account changed meanwhile';
+  const why = notKept > 0 ? `the service did not keep ${plural(notKept, 'write')} as sent (marked "not kept" above)` : 'the service did not keep a write as its answer said, or the account or the configuration files changed meanwhile';
   return `Error: the account still differs from the configuration after apply${shown}: ${why}; exit ${APPLY_STILL_DIFFERS}.`;
 }
 
