@@ -236,6 +236,11 @@ describe('a write the service did not keep is an error, not a success', () => {
     expect(r.code).toBe(1);
     expect(r.io.stdout).toContain(`x monitor "${long}" failed: the service answered a monitor with label "${long.slice(0, 20)}"`);
     expect(r.writes.map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/Config/Monitor/']);
+    // The next apply neither deletes what the first one made nor creates it again: it stops, naming both.
+    const again = await apply(yaml, [{ method: 'POST', path: MONITORS, rewriteRequest: storing(cut) }]);
+    expect(again.code).toBeInstanceOf(Error);
+    expect((again.code as { details?: string[] }).details?.join('\n')).toContain(`the account has monitor "${long.slice(0, 20)}" (id `);
+    expect(again.writes).toEqual([]);
   });
 });
 

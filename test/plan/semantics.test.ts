@@ -377,4 +377,18 @@ describe('issue 23: timeouts where the service needs them, and conflicts listed 
       expect.stringContaining('monitor "their-mx" (id 9) is managed by "other-team", whose configuration owns its alerts'),
     ]);
   });
+
+  it('a managed monitor without alerts or groups whose label starts an unmatched declared label stops the plan: never deleted and created again', () => {
+    const long = 'a-monitor-with-a-rather-long-label';
+    const live = liveState({ monitors: [liveMonitor({ id: '10', label: long.slice(0, 20), alerts: [], groups: [] })] });
+    const problems = problemsOf(() => plan(desiredState({ monitors: [dMonitor(long)] }), live));
+    expect(problems).toEqual([
+      expect.stringContaining(
+        `monitor "${long}": the account has monitor "${long.slice(0, 20)}" (id 10), marked as this configuration's, without alerts or groups, whose label is the start of this one`,
+      ),
+    ]);
+    // Short labels are never taken for a cut: mg-1 removed and mg-10 added is a delete and a create.
+    const short = liveState({ monitors: [liveMonitor({ id: '11', label: 'mg-1', alerts: [], groups: [] })] });
+    expect(brief(plan(desiredState({ monitors: [dMonitor('mg-10')] }), short))).toEqual(['create monitor mg-10', 'delete monitor mg-1 11']);
+  });
 });
