@@ -114,6 +114,14 @@ describe('an entry a list repeats is one entry', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a destination listed twice with the same id and values is one destination, not an ambiguous label', async () => {
+    await applied();
+    const r = await apply(M1, [{ path: '/v1/Config/AlertDestination/', rewrite: repeatEntry('alertdestination_list', (d) => d.label === 'ops-mail') }]);
+    expect(String(r.code)).not.toMatch(/ambiguous/);
+    expect(r.code).toBe(0);
+    expect(r.writes).toEqual([]);
+  });
+
   it('copies of one alert id that differ stop apply after a second read, naming the id, and nothing is sent', async () => {
     const before = await applied();
     const alert = before.alerts[0]!;
