@@ -99,6 +99,11 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Each change as it starts and finishes (exactly one `finished` per change). */
   onEvent?: (event: ApplyEvent) => void;
+  /**
+   * The account the plan was made from: a create answered with an id it already held then fails
+   * (docs/guarantees.md). Every answer's own fields are checked either way.
+   */
+  live?: LiveState;
 }
 
 /**
@@ -107,8 +112,9 @@ export interface ExecuteOptions {
  * create again, the fingerprint check of a saved plan) are the caller's to keep.
  */
 export async function executePlan(plan: Plan, client: MonitoringApi, options: ExecuteOptions = {}): Promise<ApplyResult> {
-  const { executePlan: execute } = await import('./apply/execute.js');
+  const { executePlan: execute, heldIds } = await import('./apply/execute.js');
   return execute(plan, client, {
+    ...(options.live && { held: heldIds(options.live) }),
     parallelism: options.parallelism ?? 8,
     // How a create whose answer was lost is recognised when read back: the plan's owner marker.
     owner: plan.options.owner,

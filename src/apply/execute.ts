@@ -11,6 +11,8 @@
  * - Retries are the client's, under its one rule and budget (src/api/retry.ts): a change's call is
  *   sent at most 1 + maxRetries times. Apply adds only what it alone knows: how to find what a
  *   create whose answer was lost made, so that it is never made twice.
+ * - Each answer is checked (verify.ts): an answer about another object fails its change; fields
+ *   the service did not keep are named on the result (`notKept`).
  * - Once `signal` is aborted nothing new starts and no call retries; running calls finish.
  */
 import type { MonitoringApi } from '../api/types.js';
@@ -20,9 +22,11 @@ import { buildGraph } from './graph.js';
 import { resultBase, summarizeResults, type ApplyResult, type ChangeResult } from './result.js';
 import { describeError, runChange, titleIn } from './run-change.js';
 import { Schedule } from './schedule.js';
+import type { HeldIds } from './verify.js';
 
 export { describeError, resolveRefs } from './run-change.js';
-export { isNotStarted, NOT_STARTED, type ApplyResult, type ChangeResult, type ChangeStatus } from './result.js';
+export { heldIds, type HeldIds } from './verify.js';
+export { APPLY_STILL_DIFFERS, applyExitCode, isNotStarted, NOT_STARTED, type ApplyResult, type ChangeResult, type ChangeStatus } from './result.js';
 
 export type ApplyEvent =
   | { type: 'started'; index: number; ref: string; label: string; change: Change }
@@ -35,6 +39,11 @@ export interface ExecuteOptions {
   onEvent?: (e: ApplyEvent) => void;
   /** Ownership marker value: how a lost monitor create is recognised when read back. */
   owner: string;
+  /**
+   * The ids the account held when the plan was made (`heldIds(live)`, verify.ts): a create answered
+   * with one of them failed. Without it, only the answer's own fields are checked.
+   */
+  held?: HeldIds;
 }
 
 export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteOptions): Promise<ApplyResult> {
@@ -63,6 +72,7 @@ export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteO
     },
     titleOf: titleIn(changes, graph.indexOf),
     lookedUp: () => void readbacks++,
+    ...(opts.held ? { held: opts.held } : {}),
   };
   const schedule: Schedule = new Schedule(changes, graph, {
     parallelism,

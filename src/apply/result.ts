@@ -26,6 +26,11 @@ export interface ChangeResult {
   reason?: string;
   /** Done, but worth saying how: `already gone`, `found after its answer was lost`. */
   note?: string;
+  /**
+   * Done, but the service's answer (or read-back) shows fields stored otherwise than sent, one
+   * message each (verify.ts): the write was not kept, and the next plan shows it again.
+   */
+  notKept?: string[];
   /** What the service returned (or, for alert updates without an answer, what it read back). */
   live?: Monitor | Alert | Group | GroupSummary;
   ms: number;
@@ -47,6 +52,8 @@ export interface ApplyResult {
   interrupted: boolean;
   /** Creates whose answer was lost, settled by reading the account (lookups made). */
   readbacks: number;
+  /** Done changes whose write the service did not keep as sent (results with `notKept`). */
+  notKept: number;
 }
 
 /** The fields of a change's result that come from the change itself. */
@@ -70,11 +77,31 @@ export function summarizeResults(results: ChangeResult[], ms: number, interrupte
   let failed = 0;
   let skipped = 0;
   let notStarted = 0;
+  let notKept = 0;
   for (const r of results) {
+    if (r.notKept !== undefined && r.notKept.length > 0) notKept++;
     if (r.status === 'done') done++;
     else if (r.status === 'failed') failed++;
     else if (isNotStarted(r)) notStarted++;
     else skipped++;
   }
-  return { results, done, failed, skipped, notStarted, ms, interrupted, readbacks };
+  return { results, done, failed, skipped, notStarted, ms, interrupted, readbacks, notKept };
+}
+
+/**
+ * Apply's exit code when every change ran and the account still differs from the configuration:
+ * the service did not keep a write (`notKept`), or apply's own check afterwards still planned
+ * changes. Documented in docs/guarantees.md; distinct from 1 (failed) and 2 (usage).
+ */
+export const APPLY_STILL_DIFFERS = 4;
+
+/**
+ * The exit code of a run that was not interrupted: 1 when a change failed; APPLY_STILL_DIFFERS when
+ * a write was not kept or the check afterwards (`remaining`: its number of changes, null when it
+ * could not run) still shows changes; else 0.
+ */
+export function applyExitCode(result: ApplyResult, remaining: number | null): number {
+  if (result.failed > 0) return 1;
+  if (result.notKept > 0 || (remaining ?? 0) > 0) return APPLY_STILL_DIFFERS;
+  return 0;
 }

@@ -6,7 +6,9 @@
  * - a create carries a lookup by natural key (label and owner marker; monitor and subject; group
  *   name), which the client asks before it would ever send a create whose answer was lost again;
  * - a delete answered "no such object" (src/api/gone.ts) is done: gone is what the plan wanted;
- * - an alert update the service answers with nothing is read back, for the record.
+ * - an alert update the service answers with nothing is read back, for the record;
+ * - the answer (or the read-back) is checked (verify.ts): one about another object fails the change,
+ *   so nothing that depends on it starts; fields it stored otherwise than sent are named (`notKept`).
  */
 import { describeError } from '../api/errors.js';
 import { isGoneError, wasAlreadyGone } from '../api/gone.js';
@@ -17,6 +19,7 @@ import type { Change } from '../plan/types.js';
 import { changeTitle } from './describe.js';
 import { resultBase, type ChangeResult } from './result.js';
 import type { Ran } from './schedule.js';
+import { answerMismatch, notKept, type HeldIds } from './verify.js';
 
 export { describeError };
 
@@ -31,6 +34,8 @@ export interface ChangeContext {
   titleOf: (ref: string) => string;
   /** Told each time a lost create is looked up. */
   lookedUp: () => void;
+  /** The ids the account held before the run: a create answered with one of them did not make it. */
+  held?: HeldIds;
 }
 
 type Live = Monitor | Alert | Group | GroupSummary;
@@ -82,7 +87,18 @@ export async function runChange(c: Change, ctx: ChangeContext): Promise<Ran> {
       // The client's own retry found it deleted by an attempt whose answer was lost.
       return finish({ status: 'done', id: c.id, note: 'already gone' });
     }
-    return finish({ status: 'done', id: out.id, ...(out.live ? { live: out.live } : {}), ...(out.note ? { note: out.note } : {}) });
+    if (out.live) {
+      const mismatch = answerMismatch(c, body ?? {}, out.live, ctx.held);
+      if (mismatch !== null) return finish({ status: 'failed', id: null, error: mismatch, live: out.live });
+    }
+    const lost = out.live ? notKept(c, body ?? {}, out.live) : [];
+    return finish({
+      status: 'done',
+      id: out.id,
+      ...(out.live ? { live: out.live } : {}),
+      ...(out.note ? { note: out.note } : {}),
+      ...(lost.length > 0 ? { notKept: lost } : {}),
+    });
   } catch (err) {
     if (c.action === 'delete' && isGoneError(err)) return finish({ status: 'done', id: c.id, note: 'already gone' });
     const interrupted = typeof err === 'object' && err !== null && (err as { interrupted?: unknown }).interrupted === true;

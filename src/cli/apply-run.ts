@@ -80,10 +80,11 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
 
   // Plan again afterwards, so the log shows whether the account now matches (or what still differs).
   const planAgain = desired !== null || plan.files.length > 0;
-  const { result, signal } = await execute(plan, api, parallelism, io, planAgain);
+  const { result, signal } = await execute(plan, api, parallelism, io, planAgain, live);
 
   if (result.interrupted) return exitCodeOf(signal);
 
+  let remaining: number | null = null;
   if (planAgain) {
     out('Checking ... ');
     try {
@@ -92,6 +93,7 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
       const again = desired ?? (await loadDesired(plan.files));
       const liveAfter = await readAccount(api, again);
       const next = await computePlan(again, liveAfter, api, { prune: plan.options.prune, targets: plan.options.targets });
+      remaining = next.changes.length;
       if (next.changes.length === 0) out(`${noChangesLine(next)}\n`);
       else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
     } catch (err) {
@@ -103,7 +105,10 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
       for (const line of err instanceof UserError ? err.details : [err.message]) io.err(`${redact(line)}\n`);
     }
   }
-  return result.failed > 0 ? 1 : 0;
+  const { applyExitCode } = await import('../apply/execute.js');
+  const differs = result.failed > 0 ? null : (await import('../render/apply-text.js')).renderStillDiffers(remaining, result.notKept);
+  if (differs !== null) io.err(`${differs}\n`);
+  return applyExitCode(result, remaining);
 }
 
 /**
@@ -149,9 +154,9 @@ function exitCodeOf(signal: NodeJS.Signals | null): number {
  * cancel a job, stop it alike: no new call starts, running ones finish, the summary is printed;
  * the same signal again quits at once.
  */
-async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: CommandIo, planFollows: boolean) {
+async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: CommandIo, planFollows: boolean, live: LiveState) {
   const { color, out } = io;
-  const { executePlan } = await import('../apply/execute.js');
+  const { executePlan, heldIds } = await import('../apply/execute.js');
   const render = await import('../render/apply-text.js');
   const tty = Boolean(process.stdout.isTTY);
   const controller = new AbortController();
@@ -207,6 +212,7 @@ async function execute(plan: Plan, api: MonitoringApi, parallelism: number, io: 
       parallelism,
       signal: controller.signal,
       owner: plan.options.owner,
+      held: heldIds(live),
       onEvent: (e) => {
         if (e.type === 'started') {
           running.set(e.ref, e.label);

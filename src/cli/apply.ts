@@ -21,7 +21,8 @@ export function register(program: Command): void {
       'Each API call is sent at most 5 times (4 retries, one rule for all calls; a create is sent again only',
       'after reading the account showed it was not made) and gives up after 60 s in all, or --timeout if',
       'longer (MONSYNC_DEADLINE=seconds to change). Ctrl-C or SIGTERM: no new calls start, running ones',
-      'finish, the summary is printed; exit 130 (Ctrl-C) or 143 (SIGTERM).',
+      'finish, the summary is printed; exit 130 (Ctrl-C) or 143 (SIGTERM). Exit 1 when a change failed;',
+      'exit 4 when all ran but the account still differs (a write the service did not keep).',
     ],
     examples: [
       'monsync apply monitoring/                          # shows the plan, asks for "yes", applies it',

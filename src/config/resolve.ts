@@ -105,7 +105,7 @@ export class ResolvedAlert {
   private declare readonly monitorIndex: number;
   private declare readonly index: number;
   private declare readonly defaults: ItemDefaults<RawAlertFields>;
-  /** The alert as the state holds it, defaults.alert merged (its timeout missing only with an error). */
+  /** The alert as the state holds it, defaults.alert merged (its timeout null only on a top-level alert or with an error). */
   declare readonly desired: DesiredAlert;
 
   constructor(
@@ -133,8 +133,9 @@ export class ResolvedAlert {
       monitor,
       subject_init: raw.subject_init,
       subject_term: raw.subject_term,
-      // checkSemantics reports an alert without a timeout, and then no state is returned.
-      timeout: (raw.timeout !== undefined ? raw.timeout : d?.timeout)!,
+      // checkSemantics reports an alert under `monitors:` without a timeout (no state is then
+      // returned); a top-level one may lack it, and plan checks it against its monitor's type.
+      timeout: raw.timeout !== undefined ? raw.timeout : (d?.timeout ?? null),
       alert_destinations: copyOf(raw.alert_destinations !== undefined ? raw.alert_destinations : d?.alert_destinations),
       previous_subjects: copyOf(raw.previous_subjects),
       source: locate(locator, this.path()),

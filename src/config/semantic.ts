@@ -195,7 +195,7 @@ function checkTopLevelAlerts(
   }
 }
 
-// Alerts: subject_init identifies an alert on its monitor; timeout must be known. Alerts are
+// Alerts: subject_init identifies an alert on its monitor; an SMTP monitor's alert needs a timeout. Alerts are
 // taken monitor by monitor, then the top-level ones.
 // The alerts on a label held by one monitor and named by no top-level alert are all that
 // monitor's: the first with a subject is found among them, in order. Only the alerts on shared
@@ -227,13 +227,15 @@ function subjectOwner(
   return undefined;
 }
 
-function checkAlert(cx: Ctx, subjects: Subjects, a: ResolvedAlert, owner: ResolvedMonitor | undefined): void {
+/** `topLevel`: an alert under top-level `alerts:`, whose monitor's type only the account knows (plan checks its timeout). */
+function checkAlert(cx: Ctx, subjects: Subjects, a: ResolvedAlert, owner: ResolvedMonitor | undefined, topLevel = false): void {
   const first = subjectOwner(subjects, a.monitor, a.raw.subject_init, owner, a);
   if (first) {
     const here = subjectAt(a);
     error(cx, here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
   } else if (!owner) subjects.set(subjectKey(a.monitor, a.raw.subject_init), a);
-  if (a.desired.timeout === undefined) {
+  // Alerts of SMTP monitors need a timeout; the service accepts other monitors' alerts without one.
+  if (a.desired.timeout === null && !topLevel) {
     error(cx, at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
   }
 }
@@ -249,7 +251,7 @@ function checkAlertSubjects(cx: Ctx, r: Resolved): void {
     for (let ai = 0; ai < m.alerts.length; ai++) checkAlert(cx, subjects, m.alerts[ai]!, owner);
   }
   // Their labels are shared by construction.
-  for (let ai = 0; ai < r.alerts.length; ai++) checkAlert(cx, subjects, r.alerts[ai]!, undefined);
+  for (let ai = 0; ai < r.alerts.length; ai++) checkAlert(cx, subjects, r.alerts[ai]!, undefined, true);
   // Renamed alerts, in the same order.
   const renamed: ResolvedAlert[] = [];
   for (let mi = 0; mi < monitors.length; mi++) {

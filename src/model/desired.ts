@@ -72,8 +72,11 @@ export interface DesiredAlert {
   monitor: string;
   subject_init: string;
   subject_term: string;
-  /** Minutes (SMTP alerts require it; config defaults usually supply it). */
-  timeout: number;
+  /**
+   * Minutes (SMTP alerts require it; config defaults usually supply it). Null only on a top-level
+   * alert that gives none: the service accepts alerts of other monitor types without one.
+   */
+  timeout: number | null;
   /** Destination labels. */
   alert_destinations: string[];
   message_init?: string;

@@ -10,20 +10,28 @@
  *   the service gave the field) in the group list;
  * - every member of a group (from monitors' `groups` fields or single-group reads) is in the
  *   monitor list;
- * - every destination an alert names is in the destination list.
+ * - every destination an alert names is in the destination list;
+ * - in the other direction, an alert listed on an SMTP monitor is among the ids of that monitor's
+ *   `alerts` field, and a member of a group read singly is a monitor whose `groups` field (when it
+ *   has one) names the group: a second, stale entry the monitor does not name is not an alert of it;
+ * - an id listed twice in one list is one resource: copies that agree are merged by the reader
+ *   (`mergeRepeats`), copies that differ are a contradiction (which one is the account?).
  *
  * A relation is checked only when both of its lists were read: callers pass the lists they have.
  * `checkAccountConsistency` is pure; `readConsistently` runs a caller's read once more on a
  * contradiction (a stale page is usually gone on the next request) and throws
  * `AccountContradictionError`, a UserError, when the second read contradicts itself too.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../util/errors.js';
 import type { Alert, Destination, Group, Monitor } from '../model/live.js';
 import { plural } from '../util/plural.js';
 
 export type ListName = 'monitor' | 'alert' | 'group' | 'destination';
 
-export interface Contradiction {
+/** Ids one list names that another list lacks. */
+export interface MissingContradiction {
+  kind?: undefined;
   /** Where the ids were named: a list, or the single-group reads (`group-reads`). */
   naming: 'monitor' | 'alert' | 'group-reads';
   /** The list that does not contain them. */
@@ -32,9 +40,29 @@ export interface Contradiction {
   ids: string[];
 }
 
+/** Alerts (or group members) a monitor's own `alerts` (`groups`) field does not name. */
+export interface UnnamedContradiction {
+  kind: 'unnamed';
+  naming: 'alert' | 'group-reads';
+  /** The monitor field that does not name them. */
+  field: 'alerts' | 'groups';
+  /** The alert ids (for `alerts`) or the group ids (for `groups`), in id order. */
+  ids: string[];
+}
+
+/** Ids a list holds more than once, the copies differing. */
+export interface RepeatContradiction {
+  kind: 'repeated';
+  list: ListName;
+  ids: string[];
+}
+
+export type Contradiction = MissingContradiction | UnnamedContradiction | RepeatContradiction;
+
 /** The lists of one read; a list not read is left out, and the relations needing it are not checked. */
 export interface AccountLists {
-  monitors?: readonly Pick<Monitor, 'id' | 'alerts' | 'groups'>[];
+  /** `type` (when given) limits the check of an alert against its monitor's `alerts` field to SMTP monitors. */
+  monitors?: readonly (Pick<Monitor, 'id' | 'alerts' | 'groups'> & { type?: string })[];
   alerts?: readonly Pick<Alert, 'id' | 'monitor' | 'alert_destinations'>[];
   /**
    * Groups with their members. `membersFrom: 'group-reads'` says members came from single-group
@@ -50,8 +78,9 @@ export function checkAccountConsistency(lists: AccountLists): Contradiction[] {
   const out: Contradiction[] = [];
   const { monitors, alerts, groups, destinations } = lists;
   const ids = (xs: readonly { id: string }[]) => new Set(xs.map((x) => x.id));
-  const monitorIds = monitors && ids(monitors);
-  const add = (naming: Contradiction['naming'], missingFrom: ListName, named: Iterable<string>, known: ReadonlySet<string>) => {
+  // By id: what the lists name is looked up here, and the monitors' own fields for the other direction.
+  const monitorIds = monitors && new Map(monitors.map((m) => [m.id, m]));
+  const add = (naming: MissingContradiction['naming'], missingFrom: ListName, named: Iterable<string>, known: { has(id: string): boolean }) => {
     const missing = new Set<string>();
     for (const id of named) if (!known.has(id)) missing.add(id);
     if (missing.size > 0) out.push({ naming, missingFrom, ids: [...missing].sort(compareIds) });
@@ -64,6 +93,91 @@ export function checkAccountConsistency(lists: AccountLists): Contradiction[] {
     add('group-reads', 'monitor', groups.flatMap((g) => g.members.map((m) => m.id)), monitorIds);
   }
   if (alerts && destinations) add('alert', 'destination', alerts.flatMap((a) => a.alert_destinations), ids(destinations));
+
+  // The other direction: what a monitor's own fields say about itself.
+  if (monitorIds && alerts) {
+    const named = monitorIds;
+    const unnamed = new Set<string>();
+    for (const a of alerts) {
+      const m = named.get(a.monitor);
+      // The documented monitor carries `alerts`; a monitor of another type may not report it.
+      if (m === undefined || (m.type !== undefined && m.type !== 'smtp' && m.alerts.length === 0)) continue;
+      if (!m.alerts.includes(a.id)) unnamed.add(a.id);
+    }
+    if (unnamed.size > 0) out.push({ kind: 'unnamed', naming: 'alert', field: 'alerts', ids: [...unnamed].sort(compareIds) });
+  }
+  if (monitorIds && groups && lists.membersFrom === 'group-reads') {
+    const named = monitorIds;
+    const unnamed = new Set<string>();
+    for (const g of groups) {
+      for (const member of g.members) {
+        const fields = named.get(member.id)?.groups;
+        if (fields && !fields.includes(g.id)) unnamed.add(g.id);
+      }
+    }
+    if (unnamed.size > 0) out.push({ kind: 'unnamed', naming: 'group-reads', field: 'groups', ids: [...unnamed].sort(compareIds) });
+  }
+
+  const repeats: [ListName, readonly { id: string }[] | undefined][] = [
+    ['monitor', monitors],
+    ['alert', alerts],
+    ['group', groups],
+    ['destination', destinations],
+  ];
+  for (const [list, xs] of repeats) {
+    const differing = xs ? repeatedIds(xs) : [];
+    if (differing.length > 0) out.push({ kind: 'repeated', list, ids: differing });
+  }
+  return out;
+}
+
+/**
+ * No id twice, decided without hashing when the ids come in increasing order (as the service lists
+ * them): the check runs on every read of accounts with tens of thousands of entries.
+ */
+function distinctIds(xs: readonly { id: string }[]): boolean {
+  for (let i = 1; i < xs.length; i++) if (compareIds(xs[i - 1]!.id, xs[i]!.id) >= 0) return false;
+  return true;
+}
+
+/** Ids listed more than once whose copies differ, in id order; copies that agree are one entry. */
+function repeatedIds(xs: readonly { id: string }[]): string[] {
+  if (distinctIds(xs)) return [];
+  const first = new Map<string, { id: string }>();
+  const differing = new Set<string>();
+  for (const x of xs) {
+    const seen = first.get(x.id);
+    if (seen === undefined) first.set(x.id, x);
+    else if (!isDeepStrictEqual(seen, x)) differing.add(x.id);
+  }
+  return [...differing].sort(compareIds);
+}
+
+/**
+ * The list with each id once: a copy equal to an earlier one is dropped (an entry listed twice is
+ * one entry, never its own duplicate). Differing copies are kept, for `checkAccountConsistency` to
+ * report. The list itself when nothing repeats (the usual case).
+ */
+export function mergeRepeats<T extends { id: string }>(xs: T[]): T[] {
+  if (distinctIds(xs)) return xs;
+  const first = new Map<string, T[]>();
+  let repeated = false;
+  for (const x of xs) {
+    const copies = first.get(x.id);
+    if (copies === undefined) first.set(x.id, [x]);
+    else {
+      repeated = true;
+      if (!copies.some((c) => isDeepStrictEqual(c, x))) copies.push(x);
+    }
+  }
+  if (!repeated) return xs;
+  const out: T[] = [];
+  const emitted = new Set<string>();
+  for (const x of xs) {
+    if (emitted.has(x.id)) continue;
+    emitted.add(x.id);
+    out.push(...first.get(x.id)!);
+  }
   return out;
 }
 
@@ -76,7 +190,7 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const NAMING: Record<Contradiction['naming'], string> = {
+const NAMING: Record<MissingContradiction['naming'], string> = {
   monitor: 'the monitor list names',
   alert: 'the alert list names',
   'group-reads': 'the single-group reads name',
@@ -85,12 +199,24 @@ const NAMING: Record<Contradiction['naming'], string> = {
 /** "the alert list names 30 monitors the monitor list does not contain (e.g. id 10034)" */
 export function describeContradiction(c: Contradiction): string {
   const n = c.ids.length;
+  if (c.kind === 'repeated') return `the ${c.list} list holds ${plural(n, c.list)} more than once, the copies differing (e.g. id ${c.ids[0]})`;
+  if (c.kind === 'unnamed') {
+    return c.field === 'alerts'
+      ? `the alert list names ${plural(n, 'alert')} on monitors whose own alerts field does not name them (e.g. id ${c.ids[0]})`
+      : `the single-group reads name members of ${plural(n, 'group')} whose own groups field does not name the group (e.g. id ${c.ids[0]})`;
+  }
   return `${NAMING[c.naming]} ${plural(n, c.missingFrom)} the ${c.missingFrom} list does not contain (e.g. id ${c.ids[0]})`;
 }
 
 /** "an incomplete monitor list", "incomplete monitor and alert lists": the lists that lack what others name. */
 function incompleteLists(cs: readonly Contradiction[]): string {
-  const lists = [...new Set(cs.map((c) => c.missingFrom))];
+  const missing = cs.filter((c): c is MissingContradiction => c.kind === undefined);
+  if (missing.length === 0) {
+    const c = cs[0]!;
+    if (c.kind === 'repeated') return `${c.list === 'alert' ? 'an' : 'a'} ${c.list} list that repeats an entry with different values`;
+    return c.kind === 'unnamed' && c.field === 'alerts' ? 'monitor and alert lists that disagree' : 'monitors and groups that disagree';
+  }
+  const lists = [...new Set(missing.map((c) => c.missingFrom))];
   if (lists.length === 1) return `an incomplete ${lists[0]} list`;
   return `incomplete ${lists.slice(0, -1).join(', ')} and ${lists[lists.length - 1]} lists`;
 }

@@ -6,11 +6,12 @@
  * not be read must never look empty. Nor may one whose lists contradict each other (an alert on a
  * monitor the monitor list lacks, a monitor naming alerts or groups the other lists lack; see
  * consistency.ts): such a read is made once more, whole, and if it still contradicts itself readLive
- * rejects with AccountContradictionError before anything could be planned from it.
+ * rejects with AccountContradictionError before anything could be planned from it. An entry a list
+ * repeats with the same id is one resource: identical copies are merged, differing ones contradict.
  */
 import type { MonitoringApi } from '../api/types.js';
-import type { Group, GroupMember, LiveState, Monitor } from '../model/live.js';
-import { readConsistently, type Contradiction } from './consistency.js';
+import type { Alert, Destination, Group, GroupMember, GroupSummary, LiveState, Monitor } from '../model/live.js';
+import { mergeRepeats, readConsistently, type Contradiction } from './consistency.js';
 
 export interface ReadLiveOptions {
   /**
@@ -44,12 +45,11 @@ export async function readLive(api: MonitoringApi, opts: ReadLiveOptions = {}): 
 }
 
 async function readOnce(api: MonitoringApi, opts: ReadLiveOptions): Promise<Omit<ReadLiveResult, 'ms' | 'healed'>> {
-  const [monitors, alerts, groupList, destinations] = await Promise.all([
-    api.listMonitors(),
-    api.listAlerts(),
-    api.listGroups(),
-    api.listDestinations(),
-  ]);
+  // An entry a list repeats is one entry: identical copies merged here, differing ones left for the
+  // consistency check to refuse (never planned as duplicates of themselves).
+  const [monitors, alerts, groupList, destinations] = (
+    await Promise.all([api.listMonitors(), api.listAlerts(), api.listGroups(), api.listDestinations()])
+  ).map((xs) => mergeRepeats(xs as { id: string }[])) as [Monitor[], Alert[], GroupSummary[], Destination[]];
 
   const complete = monitors.every((m) => m.groups !== null);
   const derived = membershipFromMonitors(monitors);
@@ -67,7 +67,7 @@ async function readOnce(api: MonitoringApi, opts: ReadLiveOptions): Promise<Omit
       const full = read.get(g.id);
       // The single-group read is the truth; fill labels the response left out from the monitor list.
       const members = full
-        ? full.members.map((m) => ({ id: m.id, label: m.label ?? labels.get(m.id) ?? null }))
+        ? mergeRepeats(full.members).map((m) => ({ id: m.id, label: m.label ?? labels.get(m.id) ?? null }))
         : (derived.get(g.id) ?? []);
       return { id: g.id, name: g.name, members };
     });

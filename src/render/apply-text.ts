@@ -4,7 +4,8 @@
  */
 import pc from 'picocolors';
 import { ACTION_SYMBOL, changeTitle } from '../apply/describe.js';
-import { isNotStarted, type ApplyResult, type ChangeResult } from '../apply/execute.js';
+import { APPLY_STILL_DIFFERS, isNotStarted, type ApplyResult, type ChangeResult } from '../apply/execute.js';
+import { escapeControl as safe } from '../util/safe-text.js';
 import { plural } from '../util/plural.js';
 
 export interface ApplyTextOptions {
@@ -57,7 +58,9 @@ export function renderFinishedLine(r: ChangeResult, opts: ApplyTextOptions = {})
     const paint = r.action === 'create' ? c.green : r.action === 'update' ? c.yellow : c.red;
     const details = [r.action === 'create' && r.id ? `id ${r.id}` : '', r.note ?? ''].filter(Boolean).join('; ');
     const tries = r.attempts > 1 ? ` (${r.attempts} attempts)` : '';
-    return `  ${paint(ACTION_SYMBOL[r.action])} ${title} ${paint(PAST[r.action])}${details ? ` (${details})` : ''} ${c.dim(formatSeconds(r.ms) + tries)}`;
+    const line = `  ${paint(ACTION_SYMBOL[r.action])} ${title} ${paint(PAST[r.action])}${details ? ` (${details})` : ''} ${c.dim(formatSeconds(r.ms) + tries)}`;
+    // A write the service did not keep: each field under its line, with what was stored.
+    return [line, ...(r.notKept ?? []).map((m) => `      ${c.red('! not kept:')} ${safe(m)}`)].join('\n');
   }
   if (r.status === 'failed') {
     const after = r.attempts > 1 ? ` after ${r.attempts} attempts` : '';
@@ -85,14 +88,26 @@ export function renderLiveLine(s: LiveLineState): string {
 export function renderApplySummary(result: ApplyResult, stats: RequestStats, opts: ApplyTextOptions = {}): string {
   const c = pc.createColors(opts.color ?? false);
   const requests = `${plural(stats.requests, 'request')}, ${plural(stats.retries, 'retry', 'retries')}`;
-  if (result.failed === 0 && result.skipped === 0 && result.notStarted === 0 && !result.interrupted) {
+  const notKept = result.notKept > 0 ? `, ${count(result.notKept)} not kept by the service` : '';
+  if (result.failed === 0 && result.skipped === 0 && result.notStarted === 0 && !result.interrupted && notKept === '') {
     const n = (a: ChangeResult['action']) => result.results.filter((r) => r.status === 'done' && r.action === a).length;
     return `${c.bold(c.green('Apply complete:'))} ${n('create')} added, ${n('update')} changed, ${n('delete')} destroyed in ${formatSeconds(result.ms)} (${requests}).`;
   }
   const head = result.interrupted ? 'Apply interrupted:' : 'Apply incomplete:';
   const notStarted = result.notStarted > 0 ? `, ${count(result.notStarted)} not started` : '';
   const advice = opts.planFollows && !result.interrupted ? '' : ' Run plan again to see what is left.';
-  return `${c.bold(c.red(head))} ${count(result.done)} done, ${count(result.failed)} failed, ${count(result.skipped)} skipped${notStarted}.${advice}`;
+  return `${c.bold(c.red(head))} ${count(result.done)} done, ${count(result.failed)} failed, ${count(result.skipped)} skipped${notStarted}${notKept}.${advice}`;
+}
+
+/**
+ * After apply's own check: `Error: the account still differs from the configuration after apply
+ * (2 changes, shown above); the service did not keep what was sent.` Null when nothing differs.
+ */
+export function renderStillDiffers(remaining: number | null, notKept: number): string | null {
+  if ((remaining ?? 0) === 0 && notKept === 0) return null;
+  const shown = remaining !== null && remaining > 0 ? ` (${plural(remaining, 'change')}, shown above)` : '';
+  const why = notKept > 0 ? `the service did not keep ${plural(notKept, 'write')} as sent (marked "not kept" above)` : 'the service did not keep a write as its answer said, or the account or the configuration files changed meanwhile';
+  return `Error: the account still differs from the configuration after apply${shown}: ${why}; exit ${APPLY_STILL_DIFFERS}.`;
 }
 
 /**

@@ -34,8 +34,11 @@ let nextId = 1;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    req.resume();
+    // The answer names the monitor the request described (apply checks that it does).
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const sent = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { label?: string };
       const now = performance.now();
       if (now - windowStart >= WINDOW_MS) {
         windowStart = now - ((now - windowStart) % WINDOW_MS);
@@ -52,7 +55,7 @@ beforeAll(async () => {
       const id = String(nextId++);
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ path: '/v1/Config/Monitor/', error: null, monitor: { id, type: 'smtp', label: `m-${id}` } }));
+        res.end(JSON.stringify({ path: '/v1/Config/Monitor/', error: null, monitor: { id, type: 'smtp', label: sent.label } }));
       }, latency(nextId));
     });
   });

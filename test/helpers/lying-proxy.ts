@@ -1,19 +1,25 @@
 /**
  * A small HTTP proxy on 127.0.0.1 (port 0) in front of a test emulator that lies: the answers of
- * chosen GET paths are rewritten (for example the monitor list answered as `{"monitor_list": []}`),
- * optionally only the first N times, the way a gateway or cache serving a stale or partial page
- * would. Everything else, and every write, goes through untouched, so the emulator's request log
- * still records exactly what the client sent.
+ * chosen paths are rewritten (for example the monitor list answered as `{"monitor_list": []}`, an
+ * entry listed twice, a create answered with another id), optionally only the first N times, the
+ * way a gateway or cache serving a stale or partial page would. A write's body can be changed on
+ * its way in (`rewriteRequest`), as a service that quietly stores something else than it was sent
+ * (a dropped field, a time zone alias resolved, a label cut short): the emulator's request log then
+ * records what the service was given, not what the client sent. Everything else goes through untouched.
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Lie {
-  /** The request path without the query, e.g. `/v1/Config/Monitor/`. */
-  path: string;
-  /** The answer's JSON body in, the body sent to the client out. */
-  rewrite: (body: Record<string, unknown>) => unknown;
-  /** Lie only for the first `times` answers of this path; then answer truthfully. Default: always. */
+  /** The request path without the query, e.g. `/v1/Config/Monitor/`, or a pattern of paths. */
+  path: string | RegExp;
+  /** The request method this lie is about. Default: GET. */
+  method?: string;
+  /** The answer's JSON body in, the body sent to the client out (omitted: the answer is passed on). */
+  rewrite?: (body: Record<string, unknown>) => unknown;
+  /** The request's JSON body in, the body the service is given out (writes). */
+  rewriteRequest?: (body: Record<string, unknown>) => unknown;
+  /** Lie only for the first `times` requests of this path; then answer truthfully. Default: always. */
   times?: number;
 }
 
@@ -30,31 +36,51 @@ export async function startLyingProxy(target: string, lies: readonly Lie[]): Pro
   const lied = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    const lie = req.method === 'GET' ? lies.find((l) => l.path === path) : undefined;
-    const active = lie !== undefined && (lie.times === undefined || (lied.get(path) ?? 0) < lie.times);
-    if (active) lied.set(path, (lied.get(path) ?? 0) + 1);
+    const matches = (l: Lie) => (l.method ?? 'GET') === req.method && (typeof l.path === 'string' ? l.path === path : l.path.test(path));
+    const lie = lies.find(matches);
+    // GET lies are counted by path (as before writes could lie); others by method and pattern.
+    const key = lie === undefined || (typeof lie.path === 'string' && (lie.method ?? 'GET') === 'GET') ? path : `${lie.method} ${String(lie.path)}`;
+    const counted = lie !== undefined && (lie.times === undefined || (lied.get(key) ?? 0) < lie.times);
+    if (counted) lied.set(key, (lied.get(key) ?? 0) + 1);
+    const active = counted && lie.rewrite !== undefined;
+    const rewriteRequest = counted ? lie.rewriteRequest : undefined;
     const headers: IncomingHttpHeaders = { ...req.headers, host: upstream.host };
-    const up = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
-      (answer) => {
-        if (!active) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        answer.on('data', (c: Buffer) => chunks.push(c));
-        answer.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const out = Buffer.from(JSON.stringify(lie.rewrite(JSON.parse(text) as Record<string, unknown>)), 'utf8');
-          const { 'content-length': _length, 'transfer-encoding': _encoding, ...rest } = answer.headers;
-          res.writeHead(answer.statusCode ?? 200, { ...rest, 'content-length': String(out.length) });
-          res.end(out);
-        });
-      },
-    );
-    up.on('error', () => res.destroy());
-    req.pipe(up);
+    const send = (body: Buffer | null) => {
+      if (body !== null) headers['content-length'] = String(body.length);
+      const up = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
+        (answer) => {
+          if (!active) {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          answer.on('data', (c: Buffer) => chunks.push(c));
+          answer.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const out = Buffer.from(JSON.stringify(lie.rewrite!(JSON.parse(text) as Record<string, unknown>)), 'utf8');
+            const { 'content-length': _length, 'transfer-encoding': _encoding, ...rest } = answer.headers;
+            res.writeHead(answer.statusCode ?? 200, { ...rest, 'content-length': String(out.length) });
+            res.end(out);
+          });
+        },
+      );
+      up.on('error', () => res.destroy());
+      if (body === null) req.pipe(up);
+      else up.end(body);
+    };
+    if (rewriteRequest === undefined) {
+      send(null);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const given = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+      send(Buffer.from(JSON.stringify(rewriteRequest(given)), 'utf8'));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -74,3 +100,19 @@ export const emptyMonitorList = (body: Record<string, unknown>): unknown => ({ .
 export const emptyAlertList = (body: Record<string, unknown>): unknown => ({ ...body, alert_list: [] });
 export const emptyGroupList = (body: Record<string, unknown>): unknown => ({ ...body, groups: [] });
 export const emptyDestinationList = (body: Record<string, unknown>): unknown => ({ ...body, alertdestination_list: [] });
+
+/** A list answer with the entry `pick` chooses listed once more, right after itself. */
+export const repeatEntry =
+  (key: string, pick: (entry: Record<string, unknown>) => boolean, change: (entry: Record<string, unknown>) => unknown = (e) => e) =>
+  (body: Record<string, unknown>): unknown => {
+    const list = body[key] as Record<string, unknown>[];
+    return { ...body, [key]: list.flatMap((e) => (pick(e) ? [e, change({ ...e })] : [e])) };
+  };
+
+/** A list answer with `extra` entries added at its end. */
+export const addEntries =
+  (key: string, extra: (list: Record<string, unknown>[]) => Record<string, unknown>[]) =>
+  (body: Record<string, unknown>): unknown => {
+    const list = body[key] as Record<string, unknown>[];
+    return { ...body, [key]: [...list, ...extra(list)] };
+  };

@@ -12,6 +12,7 @@ import {
   compareIds,
   describeContradiction,
   healedWarning,
+  mergeRepeats,
   readConsistently,
   type AccountLists,
   type Contradiction,
@@ -66,6 +67,36 @@ describe('checkAccountConsistency, relation by relation', () => {
     expect(checkAccountConsistency({ ...consistent(), destinations: [dest('700')] })).toEqual([
       { naming: 'alert', missingFrom: 'destination', ids: ['701'] },
     ]);
+  });
+
+  it("reports an alert listed on a monitor whose own `alerts` field does not name it (issue 23: a stale second entry)", () => {
+    const lists = { ...consistent(), alerts: [...consistent().alerts, alert('59', '10', ['700'])] };
+    expect(checkAccountConsistency(lists)).toEqual([{ kind: 'unnamed', naming: 'alert', field: 'alerts', ids: ['59'] }]);
+    // A monitor of another type that reports no `alerts` field says nothing about its alerts.
+    const ping = { ...consistent(), monitors: [...consistent().monitors, { ...mon('12', []), type: 'ping' }], alerts: [...consistent().alerts, alert('60', '12')] };
+    expect(checkAccountConsistency(ping)).toEqual([]);
+  });
+
+  it("reports a member of a group read singly whose own `groups` field does not name the group", () => {
+    const lists = { ...consistent(), monitors: [mon('10', ['50'], ['300']), mon('11', ['51'], [])] };
+    expect(checkAccountConsistency(lists)).toEqual([{ kind: 'unnamed', naming: 'group-reads', field: 'groups', ids: ['300'] }]);
+    // A monitor without the field is not checked.
+    expect(checkAccountConsistency({ ...lists, monitors: [mon('10', ['50'], ['300']), mon('11', ['51'], null)] })).toEqual([]);
+  });
+
+  it('reports an id a list holds twice with differing copies; identical copies are one entry', () => {
+    const same = { ...consistent(), alerts: [...consistent().alerts, alert('50', '10', ['700'])] };
+    expect(checkAccountConsistency(same)).toEqual([]);
+    const differing = { ...consistent(), alerts: [...consistent().alerts, alert('50', '10', ['701'])] };
+    expect(checkAccountConsistency(differing)).toEqual([{ kind: 'repeated', list: 'alert', ids: ['50'] }]);
+  });
+
+  it('mergeRepeats keeps one of identical copies, in first-seen order, and every differing copy', () => {
+    const a = alert('50', '10');
+    expect(mergeRepeats([a, alert('51', '10'), { ...a }])).toEqual([a, alert('51', '10')]);
+    expect(mergeRepeats([a, alert('51', '10'), alert('50', '11')])).toEqual([a, alert('50', '11'), alert('51', '10')]);
+    const untouched = [a];
+    expect(mergeRepeats(untouched)).toBe(untouched);
   });
 
   it('checks only the relations whose two lists were read', () => {
@@ -244,7 +275,7 @@ describe('properties', () => {
         const key = LIST_KEY[removed.list];
         const lists = { ...g.lists, [key]: (g.lists[key] as readonly { id: string }[]).filter((x) => x.id !== removed.id) };
         const found: Contradiction[] = checkAccountConsistency(lists);
-        expect(found.some((c) => c.missingFrom === removed.list && c.ids.includes(removed.id))).toBe(true);
+        expect(found.some((c) => c.kind === undefined && c.missingFrom === removed.list && c.ids.includes(removed.id))).toBe(true);
       }),
       { numRuns: 500 },
     );

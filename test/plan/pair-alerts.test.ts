@@ -1,6 +1,7 @@
 /**
  * pairAlerts was rewritten for speed (positions instead of Sets and Maps, a shortcut when subjects
- * line up); the pairing itself must not change. The reference below is the earlier implementation.
+ * line up); the pairing itself must not change. The reference below is the earlier implementation,
+ * with copies of a paired alert kept out of the fuzzy step (issue 23, 6a).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +33,9 @@ function reference(desired: readonly DesiredAlert[], live: readonly Alert[], fuz
   }
   if (fuzzy) {
     const dl = desired.filter((d) => !paired.has(d));
-    const ll = live.filter((a) => !used.has(a));
+    // Copies of a paired alert (its subject) are duplicates, not leftovers (issue 23, 6a).
+    const pairedSubjects = new Set([...used].map((a) => a.subject_init));
+    const ll = live.filter((a) => !used.has(a) && !pairedSubjects.has(a.subject_init));
     if (dl.length === 1 && ll.length === 1) {
       take(dl[0]!, ll[0]!);
     } else {

@@ -113,6 +113,17 @@ describe('duplicates that monsync could have made heal (issue 12 §2)', () => {
     expect(p.changes[1]!.note?.duplicate_of).toBe('1');
   });
 
+  it('a copy of one declared alert is deleted as its duplicate before a lone leftover is paired: the missing alert is created', () => {
+    // Owned monitor declaring "A down" and "B down"; A was deleted and a copy of B added behind monsync's back.
+    const live = liveState({
+      monitors: [liveMonitor({ id: '1', label: 'm1' })],
+      alerts: [liveAlert({ id: '50002', monitor: '1', subject_init: 'B down' }), liveAlert({ id: '50003', monitor: '1', subject_init: 'B down' })],
+    });
+    const p = plan(desiredState({ monitors: [dMonitor('m1', {}, { alerts: [dAlert('A down'), dAlert('B down')] })] }), live);
+    expect(brief(p)).toEqual(['create alert m1 / A down', 'delete alert m1 / B down 50003']);
+    expect(deletes(p)[0]!.note).toEqual({ duplicate_of: '50002' });
+  });
+
   it('copies that do not all carry this owner marker still stop the plan', () => {
     const live = liveState({ monitors: [liveMonitor({ id: '1', label: 'mx' }), liveMonitor({ id: '2', label: 'mx', meta: {} })] });
     expect(problemsOf(() => plan(desiredState({ monitors: [dMonitor('mx')] }), live))).toEqual([
@@ -340,5 +351,44 @@ describe('issue 19: one rule each', () => {
     const p = plan(desiredState({ monitors: [dMonitor('mx')] }), live);
     expect(p.changes).toEqual([]);
     expect(p.unmanaged).toMatchObject({ monitors: 1, alerts: 1, other_type_alerts: 1 });
+  });
+});
+
+describe('issue 23: timeouts where the service needs them, and conflicts listed in README', () => {
+  it('a top-level alert without a timeout on a monitor of another type is created without one', () => {
+    const live = liveState({ monitors: [liveMonitor({ id: '7', label: 'www-http', type: 'http', meta: {} })] });
+    const p = plan(desiredState({ alerts: [topAlert('www-http', 'www down', { timeout: null })] }), live);
+    expect(brief(p)).toEqual(['create alert www-http / www down']);
+    expect(p.changes[0]!.call.body).not.toHaveProperty('timeout');
+  });
+
+  it('a top-level alert without a timeout on an SMTP monitor stops the plan: SMTP alerts need one', () => {
+    const live = liveState({ monitors: [liveMonitor({ id: '8', label: 'legacy-mx', meta: {} })] });
+    expect(problemsOf(() => plan(desiredState({ alerts: [topAlert('legacy-mx', 'mx down', { timeout: null })] }), live))).toEqual([
+      expect.stringContaining(
+        'alert "legacy-mx / mx down": monitor "legacy-mx" is an SMTP monitor, whose alerts need a timeout; set it here or in defaults.alert',
+      ),
+    ]);
+  });
+
+  it("a top-level alert on a monitor carrying another owner's marker stops the plan (README, Conflicts)", () => {
+    const live = liveState({ monitors: [liveMonitor({ id: '9', label: 'their-mx', meta: { 'managed-by': 'other-team' } })] });
+    expect(problemsOf(() => plan(desiredState({ alerts: [topAlert('their-mx', 'mx down')] }), live))).toEqual([
+      expect.stringContaining('monitor "their-mx" (id 9) is managed by "other-team", whose configuration owns its alerts'),
+    ]);
+  });
+
+  it('a managed monitor without alerts or groups whose label starts an unmatched declared label stops the plan: never deleted and created again', () => {
+    const long = 'a-monitor-with-a-rather-long-label';
+    const live = liveState({ monitors: [liveMonitor({ id: '10', label: long.slice(0, 20), alerts: [], groups: [] })] });
+    const problems = problemsOf(() => plan(desiredState({ monitors: [dMonitor(long)] }), live));
+    expect(problems).toEqual([
+      expect.stringContaining(
+        `monitor "${long}": the account has monitor "${long.slice(0, 20)}" (id 10), marked as this configuration's, without alerts or groups, whose label is the start of this one`,
+      ),
+    ]);
+    // Short labels are never taken for a cut: mg-1 removed and mg-10 added is a delete and a create.
+    const short = liveState({ monitors: [liveMonitor({ id: '11', label: 'mg-1', alerts: [], groups: [] })] });
+    expect(brief(plan(desiredState({ monitors: [dMonitor('mg-10')] }), short))).toEqual(['create monitor mg-10', 'delete monitor mg-1 11']);
   });
 });

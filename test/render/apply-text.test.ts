@@ -6,6 +6,7 @@ import {
   renderFinishedLine,
   renderLiveLine,
   renderNotStarted,
+  renderStillDiffers,
   showsAsFinished,
 } from '../../src/render/apply-text.js';
 
@@ -30,6 +31,7 @@ const result = (results: ChangeResult[], over: Partial<ApplyResult> = {}): Apply
   ms: 912,
   interrupted: false,
   readbacks: 0,
+  notKept: results.filter((x) => (x.notKept?.length ?? 0) > 0).length,
   ...over,
 });
 
@@ -143,5 +145,34 @@ describe('renderApplySummary', () => {
   it('has a header line', () => {
     expect(renderApplyHeader(7, 8)).toBe('Applying 7 changes with parallelism 8');
     expect(renderApplyHeader(1, 1)).toBe('Applying 1 change with parallelism 1');
+  });
+});
+
+describe('writes the service did not keep (issue 23)', () => {
+  const lost = r({ action: 'update', notKept: ['the service stored time_zone "America/New_York" for "US/Eastern": write that value in the configuration'] });
+
+  it('are named under their line, each field on its own line, terminal-safe', () => {
+    expect(renderFinishedLine(lost).split('\n')).toEqual([
+      expect.stringMatching(/^ {2}~ monitor "mx-eu-3" updated/),
+      '      ! not kept: the service stored time_zone "America/New_York" for "US/Eastern": write that value in the configuration',
+    ]);
+    expect(renderFinishedLine(r({ action: 'update', notKept: ['stored "\u202e"'] }))).toContain('stored "\\u202e"');
+  });
+
+  it('make the summary incomplete, counted', () => {
+    expect(renderApplySummary(result([r({}), lost]), { requests: 2, retries: 0 }, { planFollows: true })).toBe(
+      'Apply incomplete: 2 done, 0 failed, 0 skipped, 1 not kept by the service.',
+    );
+  });
+
+  it('and a check afterwards that still plans changes are said once, with exit 4', () => {
+    expect(renderStillDiffers(0, 0)).toBeNull();
+    expect(renderStillDiffers(null, 0)).toBeNull();
+    expect(renderStillDiffers(1, 1)).toBe(
+      'Error: the account still differs from the configuration after apply (1 change, shown above): the service did not keep 1 write as sent (marked "not kept" above); exit 4.',
+    );
+    expect(renderStillDiffers(null, 2)).toBe(
+      'Error: the account still differs from the configuration after apply: the service did not keep 2 writes as sent (marked "not kept" above); exit 4.',
+    );
   });
 });

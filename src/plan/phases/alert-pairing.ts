@@ -16,7 +16,9 @@ export interface AlertPairing {
  * Pairs desired and live alerts of one monitor: exact subject_init, then previous_subjects; then,
  * only where this plan owns the monitor's alerts (fuzzy), a lone leftover pair, else leftovers
  * with a subject_term that is unique on both sides. On monitors we do not own, a leftover live alert
- * is somebody else's and must not be rewritten into ours.
+ * is somebody else's and must not be rewritten into ours. A leftover live alert with the subject of
+ * one already paired is a copy of it (README, "Duplicates heal"): copies are settled before the
+ * fuzzy step, so they are deleted as duplicates and never rewritten into another declared alert.
  */
 export function pairAlerts(desired: readonly DesiredAlert[], live: readonly Alert[], fuzzy: boolean): AlertPairing {
   // The usual case, once per monitor: the same subjects in the same order. Each desired alert then
@@ -60,7 +62,10 @@ export function pairAlerts(desired: readonly DesiredAlert[], live: readonly Aler
     const dl: number[] = [];
     const ll: number[] = [];
     for (let i = 0; i < desired.length; i++) if (partner[i] === undefined) dl.push(i);
-    for (let j = 0; j < live.length; j++) if (!used[j]) ll.push(j);
+    // Subjects of the live alerts paired so far: an unused one with such a subject is a copy.
+    const pairedSubjects = new Set<string>();
+    for (let j = 0; j < live.length; j++) if (used[j]) pairedSubjects.add(live[j]!.subject_init);
+    for (let j = 0; j < live.length; j++) if (!used[j] && !pairedSubjects.has(live[j]!.subject_init)) ll.push(j);
     if (dl.length === 1 && ll.length === 1) {
       take(dl[0]!, ll[0]!);
     } else {

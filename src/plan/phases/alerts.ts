@@ -72,7 +72,8 @@ function alertBody(da: DesiredAlert, destIds: string[], after: Fields, monitorId
     monitor: monitorId,
     subject_init: da.subject_init,
     subject_term: da.subject_term,
-    timeout: da.timeout,
+    // No timeout at all rather than null: an alert of another monitor type is sent without one.
+    ...(da.timeout !== null ? { timeout: da.timeout } : {}),
     alert_destinations: destIds,
     // The service misbehaves unless both messages are sent (service notes): always send them.
     message_init: after.message_init,
@@ -179,6 +180,16 @@ class AlertPlanner {
         kept.push(da);
       }
       declared = kept;
+    }
+    // validate cannot know the type of a top-level alert's monitor; the account does. The service
+    // requires a timeout on an SMTP monitor's alerts only.
+    if (liveMonitor === null || liveMonitor.type === 'smtp') {
+      for (const da of declared) {
+        if (da.timeout !== null) continue;
+        this.ctx.problem(
+          located(da.source, `${alertContext(label, da)}: monitor ${q(label)} is an SMTP monitor, whose alerts need a timeout; set it here or in defaults.alert`),
+        );
+      }
     }
     const liveAlerts = liveMonitor ? (this.ctx.alertsByMonitor.get(liveMonitor.id) ?? NO_ALERTS) : NO_ALERTS;
     const { partner, unmatchedLive } = pairAlerts(declared, liveAlerts, owned);

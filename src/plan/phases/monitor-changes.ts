@@ -127,6 +127,53 @@ export function planMonitorChanges(ctx: PlanContext): void {
   }
 }
 
+/** Labels shorter than this are never taken for a label the service cut short. */
+export const CUT_SHORT_MIN = 16;
+
+/**
+ * A managed monitor nothing declared took, that looks like the result of a create whose label the
+ * service cut short (issue 23): its label (of CUT_SHORT_MIN characters or more) is the start of a
+ * declared label that matched nothing, and it has no alerts and no groups (apply starts none after
+ * such a create). Deleting it and creating the declared one again would repeat on every apply, each
+ * time deleting a monitor and its history; the plan stops instead, naming both. True when it did.
+ */
+function cutShortOf(ctx: PlanContext, m: Monitor): boolean {
+  if (m.label.length < CUT_SHORT_MIN || m.alerts.length > 0 || (m.groups?.length ?? 0) > 0) return false;
+  if ((ctx.alertsByMonitor.get(m.id)?.length ?? 0) > 0) return false;
+  const unmatched = unmatchedLabels(ctx);
+  // Labels starting with m.label follow it directly in sorted order.
+  let lo = 0;
+  let hi = unmatched.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (unmatched[mid]! <= m.label) lo = mid + 1;
+    else hi = mid;
+  }
+  const longer = unmatched[lo];
+  if (longer === undefined || !longer.startsWith(m.label)) return false;
+  const d = ctx.declared.get(longer)!;
+  ctx.problem(
+    located(d.dm.source, `monitor ${q(longer)}: the account has ${ctx.describe(m)}, marked as this configuration's, without alerts or groups, ` +
+      `whose label is the start of this one: the service may have cut the label short when it was created. ` +
+      `Declare it as ${q(m.label)} (the service keeps no longer label), or delete ${q(m.label)} in the service`),
+  );
+  ctx.blocked.add(m.id);
+  return true;
+}
+
+const unmatchedCache = new WeakMap<PlanContext, string[]>();
+/** Declared labels that matched no live monitor, sorted (code unit order); made once per plan, on first need. */
+function unmatchedLabels(ctx: PlanContext): string[] {
+  let out = unmatchedCache.get(ctx);
+  if (out === undefined) {
+    out = [];
+    for (const d of ctx.declared.values()) if (d.match === null) out.push(d.dm.label);
+    out.sort();
+    unmatchedCache.set(ctx, out);
+  }
+  return out;
+}
+
 /** Deletes of live monitors nothing declared took, in id order; counts the ones left alone. */
 export function planMonitorDeletes(ctx: PlanContext): void {
   const doomed: Monitor[] = [];
@@ -142,6 +189,7 @@ export function planMonitorDeletes(ctx: PlanContext): void {
       ctx.unmanaged.other_type_monitors++;
     } else {
       remove = c === 'managed' || (c === 'unmanaged' && ctx.prune && !ctx.referenced.has(m.id));
+      if (remove && c === 'managed' && cutShortOf(ctx, m)) remove = false;
       if (remove) {
         doomed.push(m);
       } else {
