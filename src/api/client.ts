@@ -71,6 +71,7 @@ function seg(id: string): string {
 export class MonitoringClient implements MonitoringApi {
   readonly baseUrl: string;
   readonly stats: ClientStats;
+  readonly user: string | undefined;
 
   private readonly credentials: Credentials;
   private readonly transport: Transport;
@@ -91,6 +92,8 @@ export class MonitoringClient implements MonitoringApi {
     });
     const parsed = parseBaseUrl(opts.baseUrl, 'baseUrl');
     this.baseUrl = parsed.baseUrl;
+    // Not a secret: it names the account to the person about to change it.
+    this.user = opts.username ?? opts.clientId;
     this.transport = new Transport({ ...opts, origin: parsed.origin, prefix: parsed.prefix }, this.credentials);
     this.stats = this.transport.stats;
   }

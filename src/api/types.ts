@@ -192,6 +192,8 @@ export interface ClientStats {
 export interface MonitoringApi {
   readonly baseUrl: string;
   readonly stats: ClientStats;
+  /** Who the client signs in as (v1 user name, else OAuth client id): names the account to a person. */
+  readonly user?: string | undefined;
   /**
    * Abandons every request in flight and closes the connections; the client cannot be used
    * afterwards. For a run that ends early: its reads must not hold the process open.

@@ -1,7 +1,9 @@
 /**
  * The progress lines of `plan` and `apply` (on stderr, so stdout carries only the plan), from the
  * events the workflow reports (src/workflow/plan.ts): what was read, how much, how long it took.
- * Pure; the command decides whether and where to print them.
+ * Pure; the command decides whether and where to print them. `reading` opens a line (which account,
+ * before it is read) that `account` (or `account-failed`) closes: one line in a log; on a terminal
+ * `renderWaiting` is drawn after it meanwhile.
  */
 import { plural } from '../util/plural.js';
 
@@ -10,6 +12,10 @@ export type PlanProgress =
   | { kind: 'configuration'; files: number; monitors: number; alerts: number; groups: number }
   /** The first account read contradicted itself; the second did not (the warning says what). */
   | { kind: 'healed'; warning: string }
+  /** The account is about to be read (its answers are awaited from now). */
+  | { kind: 'reading'; url: string; user?: string }
+  /** The read failed; the error follows. */
+  | { kind: 'account-failed' }
   /** The account is read. */
   | {
       kind: 'account';
@@ -25,16 +31,26 @@ export type PlanProgress =
   /** Where a plan spent its time (the first two run at the same time); printed under MONSYNC_TIMINGS. */
   | { kind: 'timings'; configurationMs: number; accountMs: number; diffMs: number; sinceStartMs: number };
 
-/** One line, ending in a newline. */
+/** Redrawn after an open `reading` line on a terminal: time passing. `⠹ 3 s` */
+export function renderWaiting(elapsedMs: number): string {
+  const frames = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
+  return `${frames[Math.floor(elapsedMs / 100) % frames.length]} ${Math.floor(elapsedMs / 1000)} s`;
+}
+
+/** One line ending in a newline; `reading` the start of one, which `account` or `account-failed` ends. */
 export function renderProgress(p: PlanProgress): string {
   switch (p.kind) {
+    case 'reading':
+      return `Reading account ${p.url}${p.user !== undefined ? ` (${p.user})` : ''} ... `;
+    case 'account-failed':
+      return 'failed.\n';
     case 'configuration':
       return `Reading ${plural(p.files, 'file')} ... ${plural(p.monitors, 'monitor')}, ${plural(p.alerts, 'alert')}, ${plural(p.groups, 'group')} declared.\n`;
     case 'healed':
       return `Warning: ${p.warning}\n`;
     case 'account':
       return (
-        `Reading account ${p.url} ... ${plural(p.monitors, 'monitor')} (${p.smtpMonitors} SMTP), ` +
+        `${plural(p.monitors, 'monitor')} (${p.smtpMonitors} SMTP), ` +
         `${plural(p.alerts, 'alert')}, ${plural(p.groups, 'group')}, ${plural(p.destinations, 'destination')} ` +
         `(${(p.ms / 1000).toFixed(1)} s, ${plural(p.requests, 'request')})\n`
       );
