@@ -32,6 +32,7 @@ import { GONE, Transport, type CallSpec, type Obj, type TransportTuning } from '
 import type {
   AlertCreate,
   CallOptions,
+  MonitorListOptions,
   ClientStats,
   CreateOptions,
   DataQuery,
@@ -204,9 +205,15 @@ export class MonitoringClient implements MonitoringApi {
 
   // ---------------------------------------------------------------- 4.4 monitors
 
-  async listMonitors(opts?: CallOptions): Promise<Monitor[]> {
+  async listMonitors(opts?: MonitorListOptions): Promise<Monitor[]> {
     const { body, origin } = await this.transport.callObj({ method: 'GET', path: '/v1/Config/Monitor/', auth: 'v1' }, opts);
-    return normalizeEach(asArray(body['monitor_list'], 'monitor_list', origin), 'monitor_list', normalizeMonitor, origin);
+    const list = asArray(body['monitor_list'], 'monitor_list', origin);
+    const monitors = normalizeEach(list, 'monitor_list', normalizeMonitor, origin);
+    if (opts?.wireTypes) {
+      // normalizeEach checked every item: the n-th raw item is the n-th monitor.
+      list.forEach((raw, i) => opts.wireTypes!.set(monitors[i]!.id, (raw as { type: string }).type));
+    }
+    return monitors;
   }
 
   async getMonitor(id: string): Promise<Monitor> {

@@ -167,6 +167,15 @@ export interface CallOptions {
   onAttempt?: (attempt: number) => void;
 }
 
+/** Options of the monitor list. */
+export interface MonitorListOptions extends CallOptions {
+  /**
+   * Filled with each monitor's `type` as the service sent it, before normalisation, by id: for a
+   * replica that must answer what the original answered (src/ops/clone.ts).
+   */
+  wireTypes?: Map<string, string>;
+}
+
 /** Options of a create. */
 export interface CreateOptions<T> extends CallOptions {
   /**
@@ -223,7 +232,7 @@ export interface MonitoringApi {
   deleteGroup(id: string, opts?: CallOptions): Promise<GroupSummary>;
 
   // 4.4 monitors
-  listMonitors(opts?: CallOptions): Promise<Monitor[]>;
+  listMonitors(opts?: MonitorListOptions): Promise<Monitor[]>;
   getMonitor(id: string): Promise<Monitor>;
   createMonitor(body: MonitorCreate, opts?: CreateOptions<Monitor>): Promise<Monitor>;
   updateMonitor(id: string, body: MonitorUpdate, opts?: CallOptions): Promise<Monitor>;

@@ -19,6 +19,8 @@ export interface ReadLiveOptions {
    * single-group reads turn out to be needed.
    */
   groupsNeeded?: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined>;
+  /** Filled with each monitor's type as the service sent it (MonitorListOptions.wireTypes). */
+  wireTypes?: Map<string, string>;
 }
 
 export interface ReadLiveResult {
@@ -45,7 +47,7 @@ export async function readLive(api: MonitoringApi, opts: ReadLiveOptions = {}): 
 
 async function readOnce(api: MonitoringApi, opts: ReadLiveOptions): Promise<Omit<ReadLiveResult, 'ms' | 'healed'>> {
   const [monitors, alerts, groupList, destinations] = await Promise.all([
-    api.listMonitors(),
+    opts.wireTypes ? api.listMonitors({ wireTypes: opts.wireTypes }) : api.listMonitors(),
     api.listAlerts(),
     api.listGroups(),
     api.listDestinations(),
