@@ -1,10 +1,11 @@
 /**
  * Prints a plan run's progress on stderr, so stdout carries only the plan; the timings only under
- * MONSYNC_TIMINGS. The account line is opened before the read (which account) and closed when it is
- * done (what it holds): one line in a log; on a terminal a spinner with the seconds spent is drawn
- * at its end meanwhile, so a slow read is seen to be alive.
+ * MONSYNC_TIMINGS. Which account is read is said before the read. In a log that is a line of its own
+ * and the counts follow on another (an HTTP trace on stderr may come between them). On a terminal
+ * it is one line: the account, a spinner with the seconds spent while a slow read lasts, then the
+ * counts in its place.
  */
-import { renderProgress, renderWaiting, type PlanProgress } from '../render/progress.js';
+import { renderAccountLine, renderProgress, renderReadingHead, renderWaiting, type PlanProgress } from '../render/progress.js';
 import type { OnProgress } from '../workflow/plan.js';
 import type { CommandIo } from './output.js';
 
@@ -12,48 +13,49 @@ import type { CommandIo } from './output.js';
 const SPINNER_AFTER_MS = 300;
 
 export function printProgress(io: CommandIo): OnProgress {
-  let open: string | null = null;
-  let broken = false;
+  if (!io.errTerminal) {
+    return (p) => {
+      if (p.kind === 'timings' && !io.env.MONSYNC_TIMINGS) return;
+      io.err(renderProgress(p));
+    };
+  }
+  let reading: Extract<PlanProgress, { kind: 'reading' }> | null = null;
+  let started = 0;
   let timer: NodeJS.Timeout | undefined;
-  let drawn = false;
-  const stopWaiting = () => {
+  const head = () => (reading === null ? '' : `${renderReadingHead(reading)} `);
+  const draw = () => {
+    const ms = performance.now() - started;
+    io.err(`\r\x1b[2K${head()}${ms < SPINNER_AFTER_MS ? '' : renderWaiting(ms)}`);
+  };
+  const stop = () => {
     if (timer) clearInterval(timer);
     timer = undefined;
-    if (drawn) io.err(`\r\x1b[2K${open ?? ''}`);
-    drawn = false;
   };
   return (p: PlanProgress) => {
     if (p.kind === 'timings' && !io.env.MONSYNC_TIMINGS) return;
-    if (p.kind === 'reading') {
-      open = renderProgress(p);
-      broken = false;
-      io.err(open);
-      if (io.errTerminal) {
-        const started = performance.now();
-        const head = open;
-        timer = setInterval(() => {
-          const ms = performance.now() - started;
-          if (ms < SPINNER_AFTER_MS) return;
-          drawn = true;
-          io.err(`\r\x1b[2K${head}${renderWaiting(ms)}`);
-        }, 100);
+    switch (p.kind) {
+      case 'reading':
+        reading = p;
+        started = performance.now();
+        io.err(head());
+        timer = setInterval(draw, 100);
         // Never what keeps the process alive.
         timer.unref();
-      }
-      return;
+        return;
+      case 'account':
+        stop();
+        io.err(`\r\x1b[2K${reading === null ? renderProgress(p) : renderAccountLine(reading, p)}`);
+        reading = null;
+        return;
+      case 'account-failed':
+        stop();
+        if (reading !== null) io.err(`\r\x1b[2K${head()}failed.\n`);
+        reading = null;
+        return;
+      default:
+        // Another line while the account line is open: above it, which is then drawn again.
+        if (reading !== null) io.err(`\r\x1b[2K${renderProgress(p)}${head()}`);
+        else io.err(renderProgress(p));
     }
-    if (p.kind === 'account' || p.kind === 'account-failed') {
-      stopWaiting();
-      // Something else was printed in between: the head again, so the line still says which account.
-      io.err(`${broken && open !== null ? open : ''}${renderProgress(p)}`);
-      open = null;
-      return;
-    }
-    if (open !== null) {
-      stopWaiting();
-      io.err('\n');
-      broken = true;
-    }
-    io.err(renderProgress(p));
   };
 }

@@ -57,7 +57,7 @@ describe('the emulator over HTTPS', () => {
     const applied = await runCli(['apply', '--auto-approve'], { url: emu.url, cwd: dir, env: trusting });
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('Apply complete: 2 added');
-    expect(applied.stderr).toContain(`Reading account ${emu.url} (demo@example.com) ... `);
+    expect(applied.stderr).toContain(`Reading account ${emu.url} (demo@example.com) ...\n`);
     const plan = await runCli(['plan', '--detailed-exitcode'], { url: emu.url, cwd: dir, env: trusting });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     const doctor = await runCli(['doctor'], { url: emu.url, cwd: dir, env: trusting });
@@ -74,7 +74,7 @@ describe('the emulator over HTTPS', () => {
     expect(r.stderr).toMatch(
       new RegExp(`Error: TLS handshake with 127\\.0\\.0\\.1:${emu.port} failed: the certificate is not signed by a CA this machine trusts \\(SELF_SIGNED_CERT_IN_CHAIN\\); .*NODE_EXTRA_CA_CERTS`),
     );
-    expect(r.stderr).toContain(`Reading account ${emu.url} (demo@example.com) ... failed.`);
+    expect(r.stderr).toContain(`Reading account ${emu.url} (demo@example.com) ...\nError: TLS handshake`);
     expectCleanOutput(r);
     // The CLI's requests never got past the handshake.
     expect((await requestsSeen()).length).toBe(before);
