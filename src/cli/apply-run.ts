@@ -44,11 +44,16 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
   const concurrency = Math.max(16, parallelism);
   const controller = new AbortController();
   let stoppedBy: InterruptSignal | null = null;
-  const unwatch = io.interrupts?.((signal) => {
-    stoppedBy = signal;
-    view.interrupted(signal);
-    controller.abort();
-  });
+  let unwatch: (() => void) | undefined;
+  // Watched from the first write on: before it, Ctrl-C ends the run at once (nothing was sent) as
+  // it always does; from then on it lets the calls in flight finish and prints the summary.
+  const watchInterrupts = () => {
+    unwatch = io.interrupts?.((signal) => {
+      stoppedBy = signal;
+      view.interrupted(signal);
+      controller.abort();
+    });
+  };
   try {
     const outcome = await applyFlow(async () => (await import('../api/connect.js')).connect(opts, io.env, { concurrency }), {
       paths,
@@ -60,7 +65,13 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
       maxDeletes,
       force: opts.force,
       signal: controller.signal,
-      hooks: view,
+      hooks: {
+        ...view,
+        applying: (info) => {
+          watchInterrupts();
+          view.applying(info);
+        },
+      },
       ...(!opts.autoApprove && ask ? { confirm: async (q: ApplyQuestion) => confirm(q, ask, view.close) } : {}),
     });
     switch (outcome.status) {

@@ -220,3 +220,28 @@ describe('apply in process, through CommandIo', () => {
     expect(await sent()).toBe(0);
   });
 });
+
+describe('apply before its first write', () => {
+  // A Ctrl-C while the account is read (nothing sent yet) must end the run at once, as it always
+  // did, not wait for the read and then apply nothing.
+  it('does not hold back Ctrl-C until it starts writing', async () => {
+    const emu = await startTestEmulator({ seed: 'default' });
+    const dir = await mkdtemp(join(tmpdir(), 'monsync-apply-sig-'));
+    try {
+      await writeFile(join(dir, 'monsync.yaml'), 'version: 1\nmonitors:\n  - { label: s-1, ip_address: mx, test_account: p@example.com, timer: 5, time_zone: UTC }\n');
+      const io = captureIo({ MONSYNC_URL: emu.url, MONSYNC_USERNAME: 'demo@example.com', MONSYNC_PASSWORD: 'demo-password' }, { cwd: dir, answers: ['no'] });
+      let watchedBeforeQuestion = true;
+      const ask = io.ask!;
+      io.ask = async (q) => {
+        watchedBeforeQuestion = io.interrupt('SIGINT');
+        return ask(q);
+      };
+      expect(await runApply([dir], { parallelism: '1' }, io)).toBe(1);
+      expect(watchedBeforeQuestion).toBe(false);
+      expect(io.stderr).not.toContain('Interrupted');
+    } finally {
+      await emu.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
