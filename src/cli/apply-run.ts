@@ -72,7 +72,7 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
           view.applying(info);
         },
       },
-      ...(!opts.autoApprove && ask ? { confirm: async (q: ApplyQuestion) => confirm(q, ask, view.close) } : {}),
+      ...(!opts.autoApprove && ask ? { confirm: async (q: ApplyQuestion) => confirm(q, ask) } : {}),
     });
     switch (outcome.status) {
       case 'no-changes':
@@ -93,8 +93,7 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
 }
 
 /** The question names the account the changes go to. */
-async function confirm(q: ApplyQuestion, ask: NonNullable<CommandIo['ask']>, settle: () => void): Promise<'yes' | 'no' | 'interrupted'> {
-  settle();
+async function confirm(q: ApplyQuestion, ask: NonNullable<CommandIo['ask']>): Promise<'yes' | 'no' | 'interrupted'> {
   const { renderApplyQuestion } = await import('../render/apply-text.js');
   return ask(renderApplyQuestion({ changes: q.plan.changes.length, url: q.url, user: q.user }));
 }
