@@ -141,7 +141,7 @@ export type JsonEvent =
   | { type: 'plan'; plan: unknown }
   | { type: 'apply_start'; changes: number; parallelism: number }
   | { type: 'change_start'; ref: string; label: string }
-  | { type: 'change_finished'; result: ChangeResult }
+  | { type: 'change_finished'; result: Omit<ChangeResult, 'live'> }
   | { type: 'apply_summary'; done: number; failed: number; skipped: number; not_started: number; interrupted: boolean; ms: number; requests: number; retries: number }
   | { type: 'check'; matches: true }
   | { type: 'check'; matches: false; plan: unknown }
@@ -163,7 +163,8 @@ export function jsonApplyView(io: CommandIo): ApplyView {
     planned: (plan) => emit({ type: 'plan', plan: planData(plan) }),
     applying: ({ changes, parallelism }) => emit({ type: 'apply_start', changes, parallelism }),
     started: (ref, label) => emit({ type: 'change_start', ref, label }),
-    finished: (result) => emit({ type: 'change_finished', result }),
+    // What the service answered (`live`) stays out: the plan and the check already say what the account holds.
+    finished: ({ live: _live, ...result }) => emit({ type: 'change_finished', result: { ...result, ms: Math.round(result.ms) } }),
     applied: (r, stats) =>
       emit({
         type: 'apply_summary',

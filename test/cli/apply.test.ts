@@ -207,7 +207,12 @@ describe('apply in process, through CommandIo', () => {
     const events = lines(io.stdout).map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
     const types = events.map((e) => e.type).filter((t) => t !== 'change_start' && t !== 'change_finished');
     expect(types).toEqual(['progress', 'progress', 'progress', 'plan', 'apply_start', 'apply_summary', 'check']);
-    expect(events.filter((e) => e.type === 'change_finished')).toHaveLength(N);
+    const finished = events.filter((e) => e.type === 'change_finished') as { result: Record<string, unknown> }[];
+    expect(finished).toHaveLength(N);
+    for (const f of finished) {
+      expect(f.result).toMatchObject({ kind: 'monitor', action: 'create', status: 'done', id: expect.stringMatching(/^\d+$/), attempts: 1 });
+      expect(f.result).not.toHaveProperty('live');
+    }
     expect(events.find((e) => e.type === 'plan')).toMatchObject({ plan: { format_version: 1, summary: { create: N } } });
     expect(events.find((e) => e.type === 'apply_summary')).toMatchObject({ done: N, failed: 0, interrupted: false });
     expect(events.at(-1)).toEqual({ type: 'check', matches: true });
