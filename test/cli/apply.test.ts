@@ -207,7 +207,7 @@ describe('apply in process, through CommandIo', () => {
     const events = lines(io.stdout).map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
     const types = events.map((e) => e.type).filter((t) => t !== 'change_start' && t !== 'change_finished');
     expect(types).toEqual(['progress', 'progress', 'progress', 'plan', 'apply_start', 'apply_summary', 'check']);
-    const finished = events.filter((e) => e.type === 'change_finished') as { result: Record<string, unknown> }[];
+    const finished = events.filter((e) => e.type === 'change_finished') as unknown as { result: Record<string, unknown> }[];
     expect(finished).toHaveLength(N);
     for (const f of finished) {
       expect(f.result).toMatchObject({ kind: 'monitor', action: 'create', status: 'done', id: expect.stringMatching(/^\d+$/), attempts: 1 });
