@@ -61,6 +61,20 @@ const NOT_SENT_TEXT: Record<string, string> = {
   ENETUNREACH: 'network unreachable',
 };
 
+/** Certificates signed by a CA this machine does not know: one of its own (a proxy, `emulator --tls`) or none. */
+const UNKNOWN_ISSUER = /^(?:SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE)$/;
+
+/** What a person can do about a failed handshake, by its code. */
+function tlsReason(code: string): string {
+  if (UNKNOWN_ISSUER.test(code)) {
+    // Node reads NODE_EXTRA_CA_CERTS when it starts: one PEM file, which may hold several certificates.
+    return `the certificate is not signed by a CA this machine trusts (${code}); to trust a CA of your own (a TLS-inspecting proxy, \`monsync emulator --tls\`), set NODE_EXTRA_CA_CERTS to its PEM file`;
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return `the certificate is for another host name (${code})`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return `the certificate is not valid at this time (${code}); check this machine's clock`;
+  return `the certificate is not trusted or does not match (${code})`;
+}
+
 /**
  * Maps what undici threw to the retry rule's failure classes. Only error codes (and the host and
  * port tried, `target`) reach messages. `fired`: this client's own timer ended the attempt;
@@ -81,7 +95,7 @@ export function classifyTransportError(
   const tls = codes.find((c) => TLS_CODE.test(c));
   if (tls !== undefined) {
     // Retrying cannot help: the next handshake meets the same certificate.
-    return new AttemptFailure({ kind: 'tls' }, 'network', `TLS handshake${target ? ` with ${target}` : ''} failed: the certificate is not trusted or does not match (${tls})`);
+    return new AttemptFailure({ kind: 'tls' }, 'network', `TLS handshake${target ? ` with ${target}` : ''} failed: ${tlsReason(tls)}`);
   }
   const code = codes.find((c) => NOT_SENT_CODES.has(c) || TIMEOUT_CODES.has(c) || c === 'UND_ERR_CONNECT_TIMEOUT') ?? codes[0];
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {

@@ -32,6 +32,7 @@ import { GONE, Transport, type CallSpec, type Obj, type TransportTuning } from '
 import type {
   AlertCreate,
   CallOptions,
+  MonitorListOptions,
   ClientStats,
   CreateOptions,
   DataQuery,
@@ -71,6 +72,7 @@ function seg(id: string): string {
 export class MonitoringClient implements MonitoringApi {
   readonly baseUrl: string;
   readonly stats: ClientStats;
+  readonly user: string | undefined;
 
   private readonly credentials: Credentials;
   private readonly transport: Transport;
@@ -91,6 +93,8 @@ export class MonitoringClient implements MonitoringApi {
     });
     const parsed = parseBaseUrl(opts.baseUrl, 'baseUrl');
     this.baseUrl = parsed.baseUrl;
+    // Not a secret: it names the account to the person about to change it.
+    this.user = opts.username ?? opts.clientId;
     this.transport = new Transport({ ...opts, origin: parsed.origin, prefix: parsed.prefix }, this.credentials);
     this.stats = this.transport.stats;
   }
@@ -201,9 +205,15 @@ export class MonitoringClient implements MonitoringApi {
 
   // ---------------------------------------------------------------- 4.4 monitors
 
-  async listMonitors(opts?: CallOptions): Promise<Monitor[]> {
+  async listMonitors(opts?: MonitorListOptions): Promise<Monitor[]> {
     const { body, origin } = await this.transport.callObj({ method: 'GET', path: '/v1/Config/Monitor/', auth: 'v1' }, opts);
-    return normalizeEach(asArray(body['monitor_list'], 'monitor_list', origin), 'monitor_list', normalizeMonitor, origin);
+    const list = asArray(body['monitor_list'], 'monitor_list', origin);
+    const monitors = normalizeEach(list, 'monitor_list', normalizeMonitor, origin);
+    if (opts?.wireTypes) {
+      // normalizeEach checked every item: the n-th raw item is the n-th monitor.
+      list.forEach((raw, i) => opts.wireTypes!.set(monitors[i]!.id, (raw as { type: string }).type));
+    }
+    return monitors;
   }
 
   async getMonitor(id: string): Promise<Monitor> {

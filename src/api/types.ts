@@ -167,6 +167,15 @@ export interface CallOptions {
   onAttempt?: (attempt: number) => void;
 }
 
+/** Options of the monitor list. */
+export interface MonitorListOptions extends CallOptions {
+  /**
+   * Filled with each monitor's `type` as the service sent it, before normalisation, by id: for a
+   * replica that must answer what the original answered (src/ops/clone.ts).
+   */
+  wireTypes?: Map<string, string>;
+}
+
 /** Options of a create. */
 export interface CreateOptions<T> extends CallOptions {
   /**
@@ -192,6 +201,8 @@ export interface ClientStats {
 export interface MonitoringApi {
   readonly baseUrl: string;
   readonly stats: ClientStats;
+  /** Who the client signs in as (v1 user name, else OAuth client id): names the account to a person. */
+  readonly user?: string | undefined;
   /**
    * Abandons every request in flight and closes the connections; the client cannot be used
    * afterwards. For a run that ends early: its reads must not hold the process open.
@@ -221,7 +232,7 @@ export interface MonitoringApi {
   deleteGroup(id: string, opts?: CallOptions): Promise<GroupSummary>;
 
   // 4.4 monitors
-  listMonitors(opts?: CallOptions): Promise<Monitor[]>;
+  listMonitors(opts?: MonitorListOptions): Promise<Monitor[]>;
   getMonitor(id: string): Promise<Monitor>;
   createMonitor(body: MonitorCreate, opts?: CreateOptions<Monitor>): Promise<Monitor>;
   updateMonitor(id: string, body: MonitorUpdate, opts?: CallOptions): Promise<Monitor>;

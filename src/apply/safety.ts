@@ -23,30 +23,30 @@ export function defaultMaxDeletes(managedCount: number): number {
 
 /**
  * `managedCount`: resources monsync owns in the account (managed monitors and their alerts). A
- * monitor delete counts with the alerts the service deletes along with it (`note.cascade_alerts`),
+ * monitor delete counts with the alerts the service deletes along with it (`effects.cascade_alerts`),
  * since those are resources lost too. A monitor delete that takes alerts of other types with it
- * (`note.other_type_alerts`: the API cannot create them again) is refused without force whatever
+ * (`effects.other_type_alerts`: the API cannot create them again) is refused without force whatever
  * the limit.
  */
 export function checkDeletes(plan: Plan, managedCount: number, limits: DeleteLimits = {}): SafetyCheck {
   const deletes = plan.changes.filter((c) => c.action === 'delete');
-  const count = deletes.reduce((n, c) => n + 1 + (c.note?.cascade_alerts ?? 0), 0);
+  const count = deletes.reduce((n, c) => n + 1 + (c.effects?.cascade_alerts ?? 0), 0);
   const explicit = limits.maxDeletes !== undefined && Number.isFinite(limits.maxDeletes) && limits.maxDeletes >= 0;
   const limit = explicit ? Math.floor(limits.maxDeletes!) : defaultMaxDeletes(managedCount);
   if (limits.force) return { ok: true };
   const describeDelete = (c: (typeof deletes)[number]): string => {
     const id = c.id ? ` (id ${c.id})` : '';
-    const n = c.note?.cascade_alerts ?? 0;
-    const lost = c.note?.other_type_alerts ?? [];
+    const n = c.effects?.cascade_alerts ?? 0;
+    const lost = c.effects?.other_type_alerts ?? [];
     const which = lost.length > 0 ? ` (${lost.map((a) => `${a.type} ${JSON.stringify(a.subject_init)}`).join(', ')})` : '';
     const cascade = n > 0 ? ` and its ${plural(n, 'alert')}${which}` : '';
     return `${changeTitle(c)}${id}${cascade}`;
   };
   // Alerts of other types go with their monitor and can never be made again: no threshold allows that.
-  const losing = deletes.filter((c) => (c.note?.other_type_alerts?.length ?? 0) > 0);
+  const losing = deletes.filter((c) => (c.effects?.other_type_alerts?.length ?? 0) > 0);
   if (count <= limit && losing.length === 0) return { ok: true };
   if (count <= limit) {
-    const lost = losing.reduce((n, c) => n + c.note!.other_type_alerts!.length, 0);
+    const lost = losing.reduce((n, c) => n + c.effects!.other_type_alerts!.length, 0);
     return {
       ok: false,
       message:

@@ -4,7 +4,8 @@
  * only if the account still looks exactly as it did when the plan was made.
  */
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { PLAN_FORMAT_VERSION, type Plan } from '../plan/types.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../plan/types.js';
+import { changeFromWire, wireChange } from '../plan/wire.js';
 
 export type SavedPlanRead = { ok: true; plan: Plan } | { ok: false; error: string };
 
@@ -19,8 +20,9 @@ export function checkFingerprint(plan: Plan, currentFingerprint: string): { ok: 
   return plan.fingerprint === currentFingerprint ? { ok: true } : { ok: false, message: FINGERPRINT_CHANGED };
 }
 
+/** Format 1 as saved: a change's effects inside its note (src/plan/wire.ts). */
 export function serializePlan(plan: Plan): string {
-  return `${JSON.stringify(plan, null, 2)}\n`;
+  return `${JSON.stringify({ ...plan, changes: plan.changes.map(wireChange) }, null, 2)}\n`;
 }
 
 export async function writeSavedPlan(file: string, plan: Plan): Promise<void> {
@@ -66,7 +68,8 @@ export function parseSavedPlan(text: string, file = 'the plan file'): SavedPlanR
   }
   const problem = planProblem(data);
   if (problem) return { ok: false, error: `${file} is not a valid saved plan: ${problem}` };
-  return { ok: true, plan: data as unknown as Plan };
+  const plan = data as unknown as Plan;
+  return { ok: true, plan: { ...plan, changes: (plan.changes as Change[]).map(changeFromWire) } };
 }
 
 function fsReason(err: unknown): string {

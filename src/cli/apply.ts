@@ -14,7 +14,8 @@ export function register(program: Command): void {
     .option('--force', 'apply even when the plan deletes more than --max-deletes')
     .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
     .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
-    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)");
+    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
+    .option('--json', 'one JSON object per line on stdout (the plan, each change, the summary, the check); needs --auto-approve');
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: [

@@ -54,6 +54,7 @@ const ENVIRONMENT = {
   'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET': 'API v2: an OAuth client',
   MONSYNC_DEADLINE: 'seconds an API call may take in all, retries included (60)',
   'MONSYNC_LOG, MONSYNC_LOG_FILE': 'HTTP trace (debug or trace), to stderr or a file',
+  NODE_EXTRA_CA_CERTS: "a CA certificate file to trust besides the system's (a TLS-inspecting proxy, emulator --tls)",
   '${VAR}': 'in configuration values: the variable (${VAR:-default})',
   NO_COLOR: 'no colour (as --no-color)',
 } as const;
@@ -61,7 +62,7 @@ const ENVIRONMENT = {
 export type EnvironmentEntry = keyof typeof ENVIRONMENT;
 
 /** What every command that talks to the service reads (status and doctor read the v2 client too). */
-export const CONNECTION_ENV: EnvironmentEntry[] = ['MONSYNC_URL', 'MONSYNC_USERNAME, MONSYNC_PASSWORD', 'MONSYNC_DEADLINE', 'MONSYNC_LOG, MONSYNC_LOG_FILE'];
+export const CONNECTION_ENV: EnvironmentEntry[] = ['MONSYNC_URL', 'MONSYNC_USERNAME, MONSYNC_PASSWORD', 'MONSYNC_DEADLINE', 'MONSYNC_LOG, MONSYNC_LOG_FILE', 'NODE_EXTRA_CA_CERTS'];
 
 export interface HelpFooter {
   /** Paragraph lines shown first. */

@@ -19,6 +19,22 @@ export interface EmulatorCommandOptions {
   failureRate?: string;
   /** Start with a copy of the account at this URL (read with the usual credentials, read-only). */
   cloneFrom?: string;
+  /** Serve HTTPS with a certificate made at start. */
+  tls?: boolean;
+  /** Where to write the CA certificate (default: in a new temporary directory). */
+  tlsCaFile?: string;
+}
+
+/** Writes the CA a client must trust; the path, absolute. */
+async function writeCaFile(ca: string, path: string | undefined): Promise<string> {
+  const [{ mkdtemp, writeFile }, { tmpdir }, { join, resolve }] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path')]);
+  const file = path !== undefined ? resolve(path) : join(await mkdtemp(join(tmpdir(), 'monsync-emulator-')), 'ca.pem');
+  try {
+    await writeFile(file, ca, 'utf8');
+  } catch (err) {
+    throw new UserError(`cannot write the CA certificate to ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  return file;
 }
 
 function parseFailureRate(v: string): number {
@@ -54,9 +70,11 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
   if (!isSeedName(opts.seed)) throw new UsageError(`--seed must be default or empty, got "${opts.seed}"`);
   if (opts.host.trim() === '') throw new UsageError('--host must not be empty');
   const failureRate = opts.failureRate === undefined ? undefined : parseFailureRate(opts.failureRate);
+  if (opts.tlsCaFile !== undefined && !opts.tls) throw new UsageError('--tls-ca-file needs --tls');
   const account = opts.cloneFrom === undefined ? undefined : await cloneAccount(opts.cloneFrom, io);
 
   let emu;
+  let caFile: string | undefined;
   try {
     emu = await startEmulator({
       host: opts.host,
@@ -67,12 +85,17 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
       ...(failureRate !== undefined && { failureRate }),
       ...(account !== undefined && { account: account.copy }),
       onPersistError: (err) => io.err(`monsync emulator: ${err.message}\n`),
+      ...(opts.tls && {
+        tls: true as const,
+        onTlsError: (err: Error) => io.err(`monsync emulator: a client's TLS handshake failed (${err.message.trim()}); does it trust the CA in ${caFile ?? 'the CA file'}?\n`),
+      }),
     });
   } catch (err) {
     if (err instanceof StateFileError || err instanceof EmulatorStartError) throw new UserError(err.message);
     throw err;
   }
 
+  if (emu.ca !== null) caFile = await writeCaFile(emu.ca, opts.tlsCaFile);
   io.out(`listening on ${emu.url}\n`);
   const { v1, v2 } = DEFAULT_CREDENTIALS;
   io.err(
@@ -86,6 +109,7 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
       `  API documentation: ${emu.url}/v2/docs`,
       '  point monsync at it with:',
       `    export MONSYNC_URL=${emu.url}`,
+      ...(caFile !== undefined ? [`    export NODE_EXTRA_CA_CERTS=${caFile}   # HTTPS with a CA made at start: its certificate is in this file`] : []),
       `    export MONSYNC_USERNAME=${v1.user} MONSYNC_PASSWORD=${v1.password}`,
       `    export MONSYNC_CLIENT_ID=${v2.clientId} MONSYNC_CLIENT_SECRET=${v2.clientSecret}`,
       `  control API: ${emu.url}/_emulator/ (reset, seed, state, requests, faults, clock, outage, outbox, simulation). Ctrl-C stops.`,

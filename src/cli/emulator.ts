@@ -15,13 +15,16 @@ export function register(program: Command): void {
     .option(
       '--clone-from <url>',
       'start with a copy of the account at this URL (MONSYNC_USERNAME / MONSYNC_PASSWORD; only read there), to rehearse an apply; with --state the copy is kept there',
-    );
+    )
+    .option('--tls', 'serve HTTPS with a certificate signed by a CA made at start (its file is printed: trust it with NODE_EXTRA_CA_CERTS)')
+    .option('--tls-ca-file <file>', 'with --tls: write the CA certificate to this file (default: in a new temporary directory)');
   addHelpFooter(cmd, {
     examples: [
       'monsync emulator --port 0 --seed empty     # prints the URL it listens on, then serves an empty account',
       'monsync emulator --state emulator.json     # keeps the account across restarts',
+      'monsync emulator --tls --tls-ca-file ca.pem  # HTTPS; then NODE_EXTRA_CA_CERTS=ca.pem monsync plan',
     ],
-    env: ['MONSYNC_USERNAME, MONSYNC_PASSWORD'],
+    env: ['MONSYNC_USERNAME, MONSYNC_PASSWORD', 'NODE_EXTRA_CA_CERTS'],
   })
     .action(async (opts: EmulatorCommandOptions, self: Command) => {
       const [{ runEmulatorCommand }, { processIo }] = await Promise.all([import('./emulator-run.js'), import('./output.js')]);

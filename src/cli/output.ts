@@ -26,6 +26,24 @@ export interface CommandIo extends Output {
   cwd: string;
   /** Local wall clock, milliseconds. */
   now(): number;
+  /** stdout is a terminal (live lines are redrawn in place): its width now. Absent: a pipe or file. */
+  terminal?: { columns(): number };
+  /** stderr is a terminal (time passing is drawn while the account is read). */
+  errTerminal?: boolean;
+  /** Asks a person a yes/no question on the terminal; absent when stdin is not a terminal. */
+  ask?: (question: string) => Promise<'yes' | 'no' | 'interrupted'>;
+  /**
+   * Ctrl-C and SIGTERM: `handler` is told of the first one until the returned function is called
+   * (the same signal again quits at once). Absent: nothing interrupts the run.
+   */
+  interrupts?: (handler: (signal: InterruptSignal) => void) => () => void;
+}
+
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/** The shell's convention: 128 + the signal's number (SIGINT 2 -> 130, SIGTERM 15 -> 143). */
+export function exitCodeOf(signal: InterruptSignal): number {
+  return signal === 'SIGTERM' ? 143 : 130;
 }
 
 /** The process's streams, environment, directory and clock, with colour as `--no-color`, NO_COLOR and the terminal decide. */
@@ -39,5 +57,31 @@ export function processIo(cmd: Command): CommandIo {
     env: process.env,
     cwd: process.cwd(),
     now: () => Date.now(),
+    ...(process.stdout.isTTY ? { terminal: { columns: () => process.stdout.columns ?? 100 } } : {}),
+    errTerminal: Boolean(process.stderr.isTTY),
+    ...(process.stdin.isTTY
+      ? { ask: async (question: string) => (await import('./terminal.js')).askYes(process.stdin, process.stdout, question) }
+      : {}),
+    interrupts: processInterrupts,
+  };
+}
+
+/**
+ * The one place the process's signals are handled: the first Ctrl-C or SIGTERM (what CI systems send
+ * to cancel a job) goes to the handler, which lets the run finish cleanly; the same signal again
+ * quits at once with the shell's exit code. Nothing else in src/cli listens to signals or exits.
+ */
+function processInterrupts(handler: (signal: InterruptSignal) => void): () => void {
+  let told = false;
+  const onSignal = (signal: InterruptSignal) => {
+    if (told) process.exit(exitCodeOf(signal));
+    told = true;
+    handler(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   };
 }

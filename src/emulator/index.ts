@@ -3,6 +3,7 @@
  * serves the API on node:http. Used by `monsync emulator` and by the tests.
  */
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CREDENTIALS, TokenService, type Credentials } from './auth.js';
 import { EmulatorClock } from './clock.js';
@@ -14,8 +15,10 @@ import { RequestLog } from './request-log.js';
 import { buildApiRouter } from './routes.js';
 import { applySeed } from './seed.js';
 import { EmulatorStore, type SeedBody, type SeedName } from './store/index.js';
+import type { TlsMaterial } from './tls.js';
 
 export { DEFAULT_CREDENTIALS, type Credentials } from './auth.js';
+export type { TlsMaterial } from './tls.js';
 export { StateFileError } from './persist.js';
 export { EmulatorStore, type SeedBody, type SeedName } from './store/index.js';
 
@@ -38,6 +41,13 @@ export interface EmulatorOptions {
   failureRate?: number;
   /** Called when a background state write fails (the emulator keeps serving). */
   onPersistError?: (err: Error) => void;
+  /**
+   * Serve HTTPS: with certificates made at start (`true`: a CA and a server certificate for the
+   * host, src/emulator/tls.ts) or the ones given.
+   */
+  tls?: true | TlsMaterial;
+  /** HTTPS: called when a client's TLS handshake fails (a client that does not trust the CA). */
+  onTlsError?: (err: Error) => void;
 }
 
 export interface RunningEmulator {
@@ -47,6 +57,8 @@ export interface RunningEmulator {
   store: EmulatorStore;
   /** Present with statePath. */
   persister: StatePersister | null;
+  /** With `tls`: the PEM certificate of the CA a client must trust; null over plain HTTP. */
+  ca: string | null;
   close(): Promise<void>;
 }
 
@@ -140,7 +152,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     defaultSeed: () => seed,
     initialAccount: account,
   };
-  const server = createServer(createRequestHandler(runtime));
+  const material = opts.tls === true ? await (await import('./tls.js')).makeTlsMaterial(host) : (opts.tls ?? null);
+  const handler = createRequestHandler(runtime);
+  const server = material ? createHttpsServer({ key: material.key, cert: material.cert }, handler) : createServer(handler);
+  if (material) server.on('tlsClientError', (err: Error) => opts.onTlsError?.(err));
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     else socket.destroy();
@@ -151,11 +166,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
 
   let closing: Promise<void> | null = null;
   return {
-    url: `http://${urlHost}:${actualPort}`,
+    url: `${material ? 'https' : 'http'}://${urlHost}:${actualPort}`,
     host,
     port: actualPort,
     store,
     persister,
+    ca: material?.ca ?? null,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {

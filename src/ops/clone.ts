@@ -6,9 +6,11 @@
  * the API client: this module reads, the CLI hands the objects to startEmulator.
  *
  * The copy is of the canonical account (src/model/live.ts), so a replica read back through the client
- * gives exactly what the original gave: the same plan, the same fingerprint. Wire quirks of the
- * original (`timer: "5"`, `hostname`, `DNS Query`) are not copied: normalisation has already made
- * them canonical. Fields the original did not send (null) are left out. A monitor reports its `groups`
+ * gives exactly what the original gave: the same plan, the same fingerprint. Monitor types are the
+ * exception: each is copied as the original sent it (`HTTP`, `Ping`, `DNS Query`, `smtp`), since any
+ * other client reading the replica (a script, the status pages' types) must see what it would see
+ * on the original. Other wire quirks (`timer: "5"`, `hostname`) are not copied: normalisation has
+ * already made them canonical. Fields the original did not send (null) are left out. A monitor reports its `groups`
  * in the replica exactly when it did in the original, and its `alerts` when the original's list gave
  * its alerts (or it had none), so membership and the cross-checks are read the same way from both.
  * Not copied: pauses, alert states, test results and history (the replica simulates its own).
@@ -39,8 +41,9 @@ export async function readAccountCopy(api: MonitoringApi): Promise<CopyRead> {
   const { readLive } = await import('../plan/read-live.js');
   const before = api.stats.requests;
   const started = performance.now();
-  const { live } = await readLive(api);
-  return { copy: copyOf(live), requests: api.stats.requests - before, ms: Math.round(performance.now() - started) };
+  const wireTypes = new Map<string, string>();
+  const { live } = await readLive(api, { wireTypes });
+  return { copy: copyOf(live, wireTypes), requests: api.stats.requests - before, ms: Math.round(performance.now() - started) };
 }
 
 /** Every field but the null ones (never sent) and those the replica computes. */
@@ -53,12 +56,14 @@ function present(o: object, computed: readonly string[] = []): WireObject {
   return out;
 }
 
-export function copyOf(live: LiveState): AccountCopy {
+/** `wireTypes`: each monitor's type as the original sent it, by id (the canonical one where absent). */
+export function copyOf(live: LiveState, wireTypes: ReadonlyMap<string, string> = new Map()): AccountCopy {
   const hasAlerts = new Set(live.alerts.map((a) => a.monitor));
   return {
     destinations: live.destinations.map((d) => present(d)),
     monitors: live.monitors.map((m) => {
       const o = present(m, ['alerts', 'groups']);
+      o['type'] = wireTypes.get(m.id) ?? m.type;
       // The emulator computes both lists from the relations; whether it reports them is what is copied.
       if (m.alerts.length > 0 || (!hasAlerts.has(m.id) && m.groups !== null)) o['alerts'] = [];
       if (m.groups !== null) o['groups'] = [];

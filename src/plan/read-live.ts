@@ -20,6 +20,8 @@ export interface ReadLiveOptions {
    * single-group reads turn out to be needed.
    */
   groupsNeeded?: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined>;
+  /** Filled with each monitor's type as the service sent it (MonitorListOptions.wireTypes). */
+  wireTypes?: Map<string, string>;
 }
 
 export interface ReadLiveResult {
@@ -48,7 +50,12 @@ async function readOnce(api: MonitoringApi, opts: ReadLiveOptions): Promise<Omit
   // An entry a list repeats is one entry: identical copies merged here, differing ones left for the
   // consistency check to refuse (never planned as duplicates of themselves).
   const [monitors, alerts, groupList, destinations] = (
-    await Promise.all([api.listMonitors(), api.listAlerts(), api.listGroups(), api.listDestinations()])
+    await Promise.all([
+      opts.wireTypes ? api.listMonitors({ wireTypes: opts.wireTypes }) : api.listMonitors(),
+      api.listAlerts(),
+      api.listGroups(),
+      api.listDestinations(),
+    ])
   ).map((xs) => mergeRepeats(xs as { id: string }[])) as [Monitor[], Alert[], GroupSummary[], Destination[]];
 
   const complete = monitors.every((m) => m.groups !== null);

@@ -28,6 +28,10 @@ export interface PlannedCall {
   body?: Record<string, unknown>;
 }
 
+/**
+ * Why a change is as it is, for the people reading the plan: display only. Renderers show it; nothing
+ * that decides (apply, its safety checks) reads it. What decides is `ChangeEffects`.
+ */
 export interface ChangeNote {
   /** An unmanaged live monitor the config names: the update adds the ownership marker. */
   adopt?: boolean;
@@ -37,15 +41,8 @@ export interface ChangeNote {
   subject_changed_from?: string;
   /** Deletes of resources the config never owned (unmanaged monitors, undeclared groups), by --prune. */
   pruned?: boolean;
-  /** Monitor deletes: alerts the service deletes with it. */
-  cascade_alerts?: number;
-  /** Monitor deletes: the subjects of those alerts the alert list holds, in id order (when any). */
+  /** Monitor deletes: the subjects of the alerts deleted with it that the alert list holds, in id order (when any). */
   cascade_subjects?: string[];
-  /**
-   * Monitor deletes: those of `cascade_alerts` of types other than up-down, which the API cannot
-   * create again. Apply refuses such a delete without --force.
-   */
-  other_type_alerts?: UncreatableAlert[];
   /**
    * Deletes of an extra copy of a resource this plan keeps (same label, name, or monitor and
    * subject, left by two applies racing): the id of the copy kept.
@@ -59,6 +56,24 @@ export interface ChangeNote {
   /** Group updates: member labels added and removed. */
   members_added?: string[];
   members_removed?: string[];
+}
+
+/**
+ * What a change does beyond its own call, that apply decides on (src/apply/safety.ts: the delete
+ * threshold, the refusal to lose alerts the API cannot make again). Renderers show it too.
+ *
+ * Plan format 1 carries these fields inside `note` on the wire (plan --json, saved plans), as it
+ * always has: `wireChange` and `changeFromWire` (src/plan/wire.ts) move them there and back, so the
+ * JSON is unchanged while in memory what is shown and what decides are apart.
+ */
+export interface ChangeEffects {
+  /** Monitor deletes: alerts the service deletes with it. */
+  cascade_alerts?: number;
+  /**
+   * Monitor deletes: those of `cascade_alerts` of types other than up-down, which the API cannot
+   * create again. Apply refuses such a delete without --force.
+   */
+  other_type_alerts?: UncreatableAlert[];
 }
 
 export interface UncreatableAlert {
@@ -93,7 +108,10 @@ export interface Change {
   /** Refs of changes that must be done first. */
   depends_on: string[];
   call: PlannedCall;
+  /** Display only (ChangeNote). */
   note?: ChangeNote;
+  /** What decides (ChangeEffects). */
+  effects?: ChangeEffects;
   /** Where the desired resource is declared (creates and updates), for annotations pointing at the YAML. */
   source?: SourceRef;
 }

@@ -34,6 +34,26 @@ export function formatSeconds(ms: number): string {
   return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
 }
 
+/**
+ * The time an apply has left, from the pace so far: null until it means something (at least one
+ * change done and 5 s spent), so short applies show no guess.
+ */
+export function estimateLeftMs(done: number, total: number, elapsedMs: number): number | null {
+  if (done < 1 || done >= total || elapsedMs < ESTIMATE_AFTER_MS) return null;
+  return (elapsedMs / done) * (total - done);
+}
+
+const ESTIMATE_AFTER_MS = 5000;
+
+/** `about 35 s left`, `about 4 min left`: a guess, rounded as one. */
+export function formatLeft(ms: number): string {
+  if (ms < 55_000) return `about ${Math.max(5, Math.round(ms / 5000) * 5)} s left`;
+  return `about ${Math.max(1, Math.round(ms / 60_000))} min left`;
+}
+
+/** A finished change's time is shown only when it stands out: `0.0 s` on every line said nothing. */
+export const SHOWN_CHANGE_MS = 1000;
+
 /** `2,107`: counts of a large apply read at a glance. */
 const count = (n: number): string => n.toLocaleString('en-US');
 
@@ -47,7 +67,8 @@ export function renderApplyHeader(changes: number, parallelism: number): string 
 }
 
 /**
- *   + monitor "mx-eu-3" created (id 48790) 0.2 s
+ *   + monitor "mx-eu-3" created (id 48790)
+ *   ~ monitor "mx-eu-1" updated 2.3 s (2 attempts)
  *   x monitor "mx-eu-4" failed: the service said "..." (POST /v1/Config/Monitor/)
  *   . alert "mx-eu-4" / "mx-eu-4 is DOWN" skipped: needs monitor "mx-eu-4"
  */
@@ -57,8 +78,9 @@ export function renderFinishedLine(r: ChangeResult, opts: ApplyTextOptions = {})
   if (r.status === 'done') {
     const paint = r.action === 'create' ? c.green : r.action === 'update' ? c.yellow : c.red;
     const details = [r.action === 'create' && r.id ? `id ${r.id}` : '', r.note ?? ''].filter(Boolean).join('; ');
-    const tries = r.attempts > 1 ? ` (${r.attempts} attempts)` : '';
-    const line = `  ${paint(ACTION_SYMBOL[r.action])} ${title} ${paint(PAST[r.action])}${details ? ` (${details})` : ''} ${c.dim(formatSeconds(r.ms) + tries)}`;
+    const tries = r.attempts > 1 ? `(${r.attempts} attempts)` : '';
+    const time = [r.ms >= SHOWN_CHANGE_MS ? formatSeconds(r.ms) : '', tries].filter(Boolean).join(' ');
+    const line = `  ${paint(ACTION_SYMBOL[r.action])} ${title} ${paint(PAST[r.action])}${details ? ` (${details})` : ''}${time ? ` ${c.dim(time)}` : ''}`;
     // A write the service did not keep: each field under its line, with what was stored.
     return [line, ...(r.notKept ?? []).map((m) => `      ${c.red('! not kept:')} ${safe(m)}`)].join('\n');
   }
@@ -69,11 +91,16 @@ export function renderFinishedLine(r: ChangeResult, opts: ApplyTextOptions = {})
   return `  ${c.dim('.')} ${title} ${c.dim('skipped')}: ${r.reason ?? 'not started'}`;
 }
 
-/** `  [5/7] 0.6 s  ~ alert "mx-us-1" / "mx-us-1 is DOWN", ~ group "production"`, cut to fit the width. */
+/**
+ * `  [5/7] 0.6 s  ~ alert "mx-us-1" / "mx-us-1 is DOWN", ~ group "production"`, cut to fit the
+ * width; on long applies with the time left: `  [120/2,000] 12.5 s, about 3 min left  ...`.
+ */
 export function renderLiveLine(s: LiveLineState): string {
   // One column spare: writing the last column makes some terminals wrap before the \r.
   const width = Math.max(8, (s.width ?? 80) - 1);
-  const line = `  [${s.done}/${s.total}] ${formatSeconds(s.elapsedMs)}  ${s.running.join(', ')}`.trimEnd();
+  const left = estimateLeftMs(s.done, s.total, s.elapsedMs);
+  const time = `${formatSeconds(s.elapsedMs)}${left === null ? '' : `, ${formatLeft(left)}`}`;
+  const line = `  [${count(s.done)}/${count(s.total)}] ${time}  ${s.running.join(', ')}`.trimEnd();
   if (line.length <= width) return line;
   return `${line.slice(0, width - 3)}...`;
 }
@@ -124,4 +151,13 @@ export function renderNotStarted(result: ApplyResult, opts: ApplyTextOptions = {
   if (result.notStarted === 0 || result.notStarted > NAMED_NOT_STARTED_MAX) return [];
   const c = pc.createColors(opts.color ?? false);
   return result.results.filter(isNotStarted).map((r) => `  ${c.dim('.')} ${changeTitle(r)} ${c.dim('not started')}`);
+}
+
+/**
+ * The question asked before the first write, naming the account it changes:
+ * `Apply 12 changes to https://api.knowledgefront.com (mail-team)? Only "yes" will be accepted: `
+ */
+export function renderApplyQuestion(q: { changes: number; url: string; user?: string | undefined }): string {
+  const who = q.user !== undefined ? ` (${q.user})` : '';
+  return `\nApply ${plural(q.changes, 'change')} to ${q.url}${who}? Only "yes" will be accepted: `;
 }

@@ -4,6 +4,7 @@
  * request bodies, so equal plans give byte-equal text and diffs of saved plans stay small.
  */
 import type { Change, Plan } from '../plan/types.js';
+import { wireChange } from '../plan/wire.js';
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -18,7 +19,9 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-function change(c: Change): Record<string, unknown> {
+function change(planned: Change): Record<string, unknown> {
+  // Format 1: the effects inside `note` (src/plan/wire.ts).
+  const c = wireChange(planned);
   return {
     action: c.action,
     kind: c.kind,

@@ -93,8 +93,8 @@ function keyCell(c: Change): string {
 function changeCell(c: Change): string {
   if (c.action === 'create') return c.note?.near_miss !== undefined ? `create; ${nearMissQuestion(c.note.near_miss, mdCode, mdText)}` : 'create';
   if (c.action === 'delete') {
-    const n = c.note?.cascade_alerts ?? 0;
-    const lost = c.note?.other_type_alerts ?? [];
+    const n = c.effects?.cascade_alerts ?? 0;
+    const lost = c.effects?.other_type_alerts ?? [];
     const why = c.note?.pruned
       ? ' unmanaged (<code>--prune</code>)'
       : c.note?.duplicate_of !== undefined
@@ -164,8 +164,8 @@ function details(c: Change): string {
   } else if (c.action === 'delete') {
     const before = c.before ?? {};
     block = codeBlock('yaml', yamlLines(before, Object.keys(before)));
-    const n = c.note?.cascade_alerts ?? 0;
-    const lost = c.note?.other_type_alerts ?? [];
+    const n = c.effects?.cascade_alerts ?? 0;
+    const lost = c.effects?.other_type_alerts ?? [];
     if (n > 0) {
       const among =
         lost.length > 0 ? ` ${lost.length === 1 ? 'One of them is' : 'Among them are'} ${otherTypeAlerts(lost, mdCode, mdText)}, which the API cannot create again: apply refuses this without <code>--force</code>.` : '';

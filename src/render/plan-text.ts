@@ -101,11 +101,11 @@ function renderChange(change: Change, c: Colors): string[] {
   if (change.note?.near_miss !== undefined) lines.push(`${BODY}${c.yellow(nearMissQuestion(change.note.near_miss))}`);
   if (change.action === 'create') lines.push(...createBody(change, c));
   else if (change.action === 'update') lines.push(...updateBody(change, c));
-  else if (change.kind === 'monitor' && (change.note?.cascade_alerts ?? 0) > 0) {
-    const lost = change.note!.other_type_alerts ?? [];
+  else if (change.kind === 'monitor' && (change.effects?.cascade_alerts ?? 0) > 0) {
+    const lost = change.effects!.other_type_alerts ?? [];
     const also = lost.length > 0 ? c.yellow(`, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost)} the API cannot create again`) : '';
-    const names = cascadeNames(change.note!.cascade_subjects);
-    lines.push(`${BODY}and its ${plural(change.note!.cascade_alerts!, 'alert')}${names ? ` ${names}` : ''}${also}`);
+    const names = cascadeNames(change.note?.cascade_subjects);
+    lines.push(`${BODY}and its ${plural(change.effects!.cascade_alerts!, 'alert')}${names ? ` ${names}` : ''}${also}`);
   }
   return lines;
 }

@@ -12,14 +12,28 @@ export type OnProgress = (p: PlanProgress) => void;
 export interface AccountRead {
   /** From the first request to the last answer read and normalised. */
   ms: number;
-  /** The live state; reports the read (and a healed contradiction first) to `onProgress`. */
+  /** The live state; reports the read (and a healed contradiction after it) to `onProgress`. */
   report(onProgress?: OnProgress): LiveState;
 }
 
 /** The account; with a configuration, single-group reads are limited to the groups it declares. */
 export async function readAccount(api: MonitoringApi, desired: DesiredState | null, onProgress?: OnProgress): Promise<LiveState> {
   const needed = desired ? groupsNeeded(desired) : undefined;
-  return (await startAccountRead(api, needed)).report(onProgress);
+  return (await awaitRead(api, startAccountRead(api, needed), onProgress)).report(onProgress);
+}
+
+/**
+ * The read started earlier, its answers awaited now: tells `onProgress` which account is being read
+ * first (`reading`), and `account-failed` if the read fails (the error is the caller's to report).
+ */
+export async function awaitRead(api: MonitoringApi, reading: Promise<AccountRead>, onProgress?: OnProgress): Promise<AccountRead> {
+  onProgress?.({ kind: 'reading', url: api.baseUrl, ...(api.user !== undefined ? { user: api.user } : {}) });
+  try {
+    return await reading;
+  } catch (err) {
+    onProgress?.({ kind: 'account-failed' });
+    throw err;
+  }
 }
 
 /** Declared group names and their previous names: the groups whose exact membership a plan needs. */
@@ -43,7 +57,6 @@ export async function startAccountRead(
     ms,
     report(onProgress) {
       if (onProgress) {
-        if (warning) onProgress({ kind: 'healed', warning });
         onProgress({
           kind: 'account',
           url: api.baseUrl,
@@ -55,6 +68,8 @@ export async function startAccountRead(
           ms,
           requests,
         });
+        // After the account line, which closes the `reading` line.
+        if (warning) onProgress({ kind: 'healed', warning });
       }
       return live;
     },

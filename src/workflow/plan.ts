@@ -10,7 +10,7 @@ import type { Finding } from '../checks/types.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
-import { groupsNeeded, startAccountRead, type OnProgress } from './account.js';
+import { awaitRead, groupsNeeded, startAccountRead, type OnProgress } from './account.js';
 
 export type { OnProgress } from './account.js';
 
@@ -142,7 +142,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const configurationMs = performance.now() - started;
   settleNeeded(groupsNeeded(desired));
   const api = await connecting;
-  const read = await reading;
+  const read = await awaitRead(api, reading, opts.onProgress);
   const live = read.report(opts.onProgress);
   const diffStarted = performance.now();
   const plan = await checkPlan(await computePlan(desired, live, api, opts), desired, live, opts.strict);

@@ -108,7 +108,19 @@ describe('classifyTransportError', () => {
     const err = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
     const f = classifyTransportError(err, false, false, 30_000, 512e6, 'api.example.com:443');
     expect(f.failure).toEqual({ kind: 'tls' });
-    expect(f.detail).toBe('TLS handshake with api.example.com:443 failed: the certificate is not trusted or does not match (DEPTH_ZERO_SELF_SIGNED_CERT)');
+    expect(f.detail).toBe(
+      'TLS handshake with api.example.com:443 failed: the certificate is not signed by a CA this machine trusts (DEPTH_ZERO_SELF_SIGNED_CERT); ' +
+        'to trust a CA of your own (a TLS-inspecting proxy, `monsync emulator --tls`), set NODE_EXTRA_CA_CERTS to its PEM file',
+    );
+  });
+
+  // "not trusted or does not match" left a person to guess which: each code says what to look at.
+  it('says whether the certificate is for another name, out of date, or from an unknown CA', () => {
+    const detail = (code: string) => classifyTransportError(Object.assign(new Error('x'), { code }), false, false, 30_000, 512e6).detail;
+    expect(detail('ERR_TLS_CERT_ALTNAME_INVALID')).toBe('TLS handshake failed: the certificate is for another host name (ERR_TLS_CERT_ALTNAME_INVALID)');
+    expect(detail('CERT_HAS_EXPIRED')).toBe("TLS handshake failed: the certificate is not valid at this time (CERT_HAS_EXPIRED); check this machine's clock");
+    expect(detail('SELF_SIGNED_CERT_IN_CHAIN')).toMatch(/not signed by a CA this machine trusts \(SELF_SIGNED_CERT_IN_CHAIN\); .*NODE_EXTRA_CA_CERTS/);
+    expect(detail('ERR_SSL_WRONG_VERSION_NUMBER')).toBe('TLS handshake failed: the certificate is not trusted or does not match (ERR_SSL_WRONG_VERSION_NUMBER)');
   });
 
   it('finds a TLS code in the cause of a wrapped error', () => {

@@ -5,7 +5,7 @@ import { createMonitor, deleteChange, makePlan } from './plan-builder.js';
 function deletes(n: number, cascade = 0) {
   return Array.from({ length: n }, (_, i) => {
     const c = deleteChange('monitor', `mx-${i}`, String(40000 + i));
-    return cascade ? { ...c, note: { cascade_alerts: cascade } } : c;
+    return cascade ? { ...c, effects: { cascade_alerts: cascade } } : c;
   });
 }
 

@@ -22,7 +22,7 @@ afterAll(async () => {
 const plan = makePlan([
   createMonitor('mx-eu-3'),
   createAlert('mx-eu-3', 'mx-eu-3 is DOWN', ref('monitor:mx-eu-3')),
-  { ...deleteChange('monitor', 'mx-legacy', '40001'), note: { cascade_alerts: 2 } },
+  { ...deleteChange('monitor', 'mx-legacy', '40001'), note: { pruned: true }, effects: { cascade_alerts: 2 } },
 ]);
 
 describe('saved plans', () => {
@@ -32,6 +32,19 @@ describe('saved plans', () => {
     const back = await readSavedPlan(file);
     expect(back).toEqual({ ok: true, plan });
     expect((await readFile(file, 'utf8')).endsWith('}\n')).toBe(true);
+  });
+
+  // In memory what is shown (note) and what apply decides on (effects) are apart; format 1 keeps
+  // the effects inside note, so saved plans and plan --json read as they always did.
+  it('writes a change\'s effects inside its note, as format 1 always has, and reads them back apart', async () => {
+    const file = join(dir, 'plan-effects.json');
+    await writeSavedPlan(file, plan);
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { changes: Record<string, unknown>[] };
+    expect(saved.changes[2]!['note']).toEqual({ pruned: true, cascade_alerts: 2 });
+    expect(saved.changes[2]).not.toHaveProperty('effects');
+    const back = await readSavedPlan(file);
+    expect(back.ok && back.plan.changes[2]).toMatchObject({ note: { pruned: true }, effects: { cascade_alerts: 2 } });
+    expect(back.ok && back.plan.changes[2]!.note).not.toHaveProperty('cascade_alerts');
   });
 
   it('says what is wrong with a missing file, bad JSON, a non-plan or another format version', async () => {

@@ -87,19 +87,20 @@ describe('apply converges', () => {
     expect(describeRequests(await writes(emu))).toEqual([]);
   });
 
-  it('without --auto-approve and without a terminal: exit 1 saying so, the plan shown, no write', async () => {
+  it('without --auto-approve and without a terminal: a usage error (exit 2) at once, nothing read, no write', async () => {
+    await emu.control.clearRequests();
     const r = await cli(['apply', 'examples/realistic']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not on a terminal.*--auto-approve/);
-    expect(r.stdout).toContain('Plan: 22 to add, 0 to change, 0 to destroy.');
-    expect(r.stdout).not.toContain('Applying');
+    expect(r.stdout).toBe('');
 
     const out = ws.path('no-tty.json');
     expect((await cli(['plan', 'examples/realistic', '--out', out])).code).toBe(0);
+    await emu.control.clearRequests();
     const saved = await cli(['apply', '--plan', out]);
-    expect(saved.code).toBe(1);
+    expect(saved.code).toBe(2);
     expect(saved.stderr).toMatch(/not on a terminal/);
-    expect(describeRequests(await writes(emu))).toEqual([]);
+    expect(await emu.control.requests()).toEqual([]);
   });
 });
 

@@ -2,12 +2,15 @@
  * Starts an emulator on 127.0.0.1 (free port) for a test and wraps its control API. Every
  * call goes over HTTP with node's global fetch, exactly as a client would.
  */
+import { Agent, fetch as undiciFetch } from 'undici';
 import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type EmulatorStore, type SeedName } from '../../src/emulator/index.js';
 
 export interface TestEmulator {
   url: string;
   port: number;
   store: EmulatorStore;
+  /** With `tls`: the PEM of the CA its certificate chains to (the control calls below trust it). */
+  ca: string | null;
   close(): Promise<void>;
   /** Authorization header value for v1 with the default account. */
   v1Auth: string;
@@ -56,6 +59,9 @@ export async function startTestEmulator(
 ): Promise<TestEmulator> {
   const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: opts.port ?? 0 });
   const url = emu.url;
+  // Over HTTPS the control calls trust the emulator's own CA, and nothing else changes.
+  const agent = emu.ca === null ? null : new Agent({ connect: { ca: emu.ca } });
+  const fetch = (agent === null ? globalThis.fetch : (u: string, init?: RequestInit) => undiciFetch(u, { ...(init as object), dispatcher: agent })) as typeof globalThis.fetch;
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${url}/_emulator/${path}`, {
@@ -71,7 +77,11 @@ export async function startTestEmulator(
     url,
     port: emu.port,
     store: emu.store,
-    close: () => emu.close(),
+    ca: emu.ca,
+    close: async () => {
+      await emu.close();
+      await agent?.close();
+    },
     v1Auth: basicAuth(DEFAULT_CREDENTIALS.v1.user, DEFAULT_CREDENTIALS.v1.password),
     async token() {
       const res = await fetch(`${url}/v2/token`, {

@@ -3,21 +3,57 @@
  * in-process: its own environment, directory and clock, no colour unless asked.
  */
 import type { Env } from '../../src/api/connect.js';
-import type { CommandIo } from '../../src/cli/output.js';
+import type { CommandIo, InterruptSignal } from '../../src/cli/output.js';
 
 export interface CapturedIo extends CommandIo {
   stdout: string;
   stderr: string;
+  /** Questions asked through `ask` (with `answers`), in order. */
+  asked: string[];
+  /** Sends Ctrl-C (or SIGTERM) to the runner, as the process's signal would; false when none listens. */
+  interrupt(signal?: InterruptSignal): boolean;
+}
+
+export interface CaptureOptions {
+  now?: number | (() => number);
+  color?: boolean;
+  cwd?: string;
+  /** stdout (and stderr) is a terminal this many columns wide. */
+  columns?: number;
+  /** A person at a terminal who gives these answers, in order (`ask` present). */
+  answers?: ('yes' | 'no' | 'interrupted')[];
 }
 
 /** A fixed local clock: 2024-06-03 12:00:00 UTC unless given. */
 export const FIXED_NOW = Date.UTC(2024, 5, 3, 12, 0, 0);
 
-export function captureIo(env: Env, opts: { now?: number | (() => number); color?: boolean; cwd?: string } = {}): CapturedIo {
+export function captureIo(env: Env, opts: CaptureOptions = {}): CapturedIo {
   const now = opts.now ?? FIXED_NOW;
+  const answers = [...(opts.answers ?? [])];
+  let listener: ((signal: InterruptSignal) => void) | null = null;
   const io: CapturedIo = {
     stdout: '',
     stderr: '',
+    asked: [],
+    interrupt: (signal = 'SIGINT') => {
+      listener?.(signal);
+      return listener !== null;
+    },
+    interrupts: (handler) => {
+      listener = handler;
+      return () => {
+        listener = null;
+      };
+    },
+    ...(opts.columns !== undefined ? { terminal: { columns: () => opts.columns! }, errTerminal: true } : {}),
+    ...(opts.answers !== undefined
+      ? {
+          ask: async (question: string) => {
+            io.asked.push(question);
+            return answers.shift() ?? 'no';
+          },
+        }
+      : {}),
     out: (s) => {
       io.stdout += s;
     },

@@ -62,14 +62,34 @@ describe('an account copy', () => {
     const [a, b] = [await live(original.url), await live(replica.url)];
     expect(b).toEqual(a);
     expect(fingerprintLive(b)).toBe(fingerprintLive(a));
-    // The api monitor does not report its groups in either; the copy carries no wire quirk.
+    // The api monitor does not report its groups in either; the copy carries no wire quirk but the type.
     expect(b.monitors.find((m) => m.label === 'api')?.groups).toBeNull();
-    expect(copy.monitors.find((m) => m['label'] === 'api')).toMatchObject({ type: 'http', ip_address: 'api.example.com', timer: 10 });
+    expect(copy.monitors.find((m) => m['label'] === 'api')).toMatchObject({ type: 'HTTP', ip_address: 'api.example.com', timer: 10 });
 
     // A reset without a seed name returns to the copy.
     await fetch(`${replica.url}/_emulator/seed`, { method: 'POST', body: JSON.stringify({ groups: [{ name: 'extra' }] }), headers: { 'content-type': 'application/json' } });
     await fetch(`${replica.url}/_emulator/reset`, { method: 'POST' });
     expect(await live(replica.url)).toEqual(a);
+  });
+
+  // The replica answered `http`, `ping`, `dns-query` (monsync's canonical forms) where the original
+  // answered `HTTP`, `Ping`, `DNS Query`: a script reading the replica saw another service.
+  it('answers each monitor type as the original sent it, on the config list and the status pages', async () => {
+    await original.control.reset('default');
+    const c = client(original.url);
+    const { copy } = await readAccountCopy(c);
+    await c.close();
+    const replica = await startEmulator({ host: '127.0.0.1', port: 0, account: copy });
+    started.push(replica);
+    const types = async (url: string, path: string, list: string) => {
+      const res = await fetch(`${url}${path}`, { headers: { authorization: original.v1Auth } });
+      const body = (await res.json()) as Record<string, { id: string; type: string }[]>;
+      return body[list]!.map((m) => `${m.id} ${m.type}`).sort();
+    };
+    const wire = await types(original.url, '/v1/Config/Monitor/', 'monitor_list');
+    expect(wire.map((t) => t.replace(/^\S+ /, '')).sort()).toEqual(['DNS Query', 'HTTP', 'Ping', 'smtp']);
+    expect(await types(replica.url, '/v1/Config/Monitor/', 'monitor_list')).toEqual(wire);
+    expect(await types(replica.url, '/v1/Status/', 'monitor_list')).toEqual(await types(original.url, '/v1/Status/', 'monitor_list'));
   });
 
   it('holds only JSON values, so a state file or the control API can carry it', async () => {

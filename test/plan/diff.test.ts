@@ -134,7 +134,7 @@ describe('monitor create and delete', () => {
       alerts: [liveAlert({ id: 'a1', monitor: '40001', subject_init: 'down' }), liveAlert({ id: 'a2', monitor: '40001', subject_init: 'slow' })],
     });
     const c = only(plan(desiredState(), live));
-    expect(c).toMatchObject({ action: 'delete', key: 'mx-legacy', id: '40001', after: null, changed: [], note: { cascade_alerts: 2 } });
+    expect(c).toMatchObject({ action: 'delete', key: 'mx-legacy', id: '40001', after: null, changed: [], effects: { cascade_alerts: 2 } });
     expect(c.call).toEqual({ method: 'DELETE', path: '/v1/Config/Monitor/40001/' });
   });
 
@@ -483,7 +483,7 @@ describe('prune', () => {
     });
     const d = desiredState({ alerts: [topAlert('alerted', 'down')], groups: [dGroup('g', ['grouped'])] });
     const p = plan(d, live, { prune: true });
-    expect(p.changes.filter((c) => c.action === 'delete').map((c) => [c.key, c.note])).toEqual([['lonely', { pruned: true, cascade_alerts: 1, cascade_subjects: ['s'] }]]);
+    expect(p.changes.filter((c) => c.action === 'delete').map((c) => [c.key, c.note, c.effects])).toEqual([['lonely', { pruned: true, cascade_subjects: ['s'] }, { cascade_alerts: 1 }]]);
     expect(p.options.prune).toBe(true);
     expect(plan(d, live).changes.filter((c) => c.action === 'delete')).toEqual([]);
   });

@@ -63,7 +63,7 @@ describe('duplicates that monsync could have made heal (issue 12 §2)', () => {
   it('copies of a declared monitor that all carry this owner marker: the extra copy is deleted as a duplicate of the kept one', () => {
     const p = plan(config, raced());
     expect(brief(p)).toEqual(['delete monitor mx-1 10124', 'delete group prod 302']);
-    expect(deletes(p)[0]!.note).toMatchObject({ duplicate_of: '10104', cascade_alerts: 1 });
+    expect(deletes(p)[0]!).toMatchObject({ note: { duplicate_of: '10104' }, effects: { cascade_alerts: 1 } });
     expect(deletes(p)[1]!.note).toEqual({ duplicate_of: '301' });
   });
 
@@ -224,7 +224,8 @@ describe('issue 19: one rule each', () => {
       ],
     });
     const p = plan(desiredState(), live);
-    expect(p.changes[0]!.note).toEqual({ cascade_alerts: 2, cascade_subjects: ['down', 'slow'], other_type_alerts: [{ id: 'b', type: 'threshold', subject_init: 'slow' }] });
+    expect(p.changes[0]!.note).toEqual({ cascade_subjects: ['down', 'slow'] });
+    expect(p.changes[0]!.effects).toEqual({ cascade_alerts: 2, other_type_alerts: [{ id: 'b', type: 'threshold', subject_init: 'slow' }] });
   });
 
   it('1. apply refuses to delete a monitor carrying alerts the API cannot create again, unless forced', () => {

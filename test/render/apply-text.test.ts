@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyResult, ChangeResult } from '../../src/apply/execute.js';
 import {
+  estimateLeftMs,
   renderApplyHeader,
+  renderApplyQuestion,
   renderApplySummary,
   renderFinishedLine,
   renderLiveLine,
@@ -37,14 +39,14 @@ const result = (results: ChangeResult[], over: Partial<ApplyResult> = {}): Apply
 
 describe('renderFinishedLine', () => {
   it('renders done, failed and skipped changes like the mock-up', () => {
-    expect(renderFinishedLine(r({}))).toBe('  + monitor "mx-eu-3" created (id 48790) 0.2 s');
-    expect(renderFinishedLine(r({ action: 'update', key: 'mx-us-1', id: '48213', ms: 95 }))).toBe('  ~ monitor "mx-us-1" updated 0.1 s');
-    expect(renderFinishedLine(r({ action: 'delete', key: 'mx-legacy', id: '40001', ms: 120 }))).toBe('  - monitor "mx-legacy" deleted 0.1 s');
+    expect(renderFinishedLine(r({}))).toBe('  + monitor "mx-eu-3" created (id 48790)');
+    expect(renderFinishedLine(r({ action: 'update', key: 'mx-us-1', id: '48213', ms: 95 }))).toBe('  ~ monitor "mx-us-1" updated');
+    expect(renderFinishedLine(r({ action: 'delete', key: 'mx-legacy', id: '40001', ms: 120 }))).toBe('  - monitor "mx-legacy" deleted');
     expect(
       renderFinishedLine(
         r({ kind: 'alert', key: 'mx-eu-3 / mx-eu-3 is DOWN', monitor: 'mx-eu-3', id: '99311', ms: 180 }),
       ),
-    ).toBe('  + alert "mx-eu-3" / "mx-eu-3 is DOWN" created (id 99311) 0.2 s');
+    ).toBe('  + alert "mx-eu-3" / "mx-eu-3 is DOWN" created (id 99311)');
     expect(
       renderFinishedLine(
         r({ key: 'mx-eu-4', status: 'failed', id: null, error: 'the service said "time_zone: unknown zone Europe/Berln" (POST /v1/Config/Monitor/)' }),
@@ -61,7 +63,7 @@ describe('renderFinishedLine', () => {
     expect(renderFinishedLine(r({ note: 'found after its answer was lost', attempts: 2, ms: 1500 }))).toBe(
       '  + monitor "mx-eu-3" created (id 48790; found after its answer was lost) 1.5 s (2 attempts)',
     );
-    expect(renderFinishedLine(r({ action: 'delete', note: 'already gone' }))).toBe('  - monitor "mx-eu-3" deleted (already gone) 0.2 s');
+    expect(renderFinishedLine(r({ action: 'delete', note: 'already gone' }))).toBe('  - monitor "mx-eu-3" deleted (already gone)');
     expect(renderFinishedLine(r({ status: 'failed', id: null, attempts: 4, error: 'HTTP 503 (PUT /x/)' }))).toBe(
       '  x monitor "mx-eu-3" failed after 4 attempts: HTTP 503 (PUT /x/)',
     );
@@ -71,6 +73,36 @@ describe('renderFinishedLine', () => {
     const coloured = renderFinishedLine(r({}), { color: true });
     expect(coloured).toContain('\x1b[');
     expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(renderFinishedLine(r({})));
+  });
+});
+
+describe('finished changes and the live line on long applies', () => {
+  // Every finished change said "0.0 s" or "0.1 s": noise on a thousand lines. A time is shown when
+  // it stands out, and a long apply says how long it has left.
+  it('shows a change\'s time only from a second on, with its attempts', () => {
+    expect(renderFinishedLine(r({ ms: 999 }))).toBe('  + monitor "mx-eu-3" created (id 48790)');
+    expect(renderFinishedLine(r({ ms: 1000 }))).toBe('  + monitor "mx-eu-3" created (id 48790) 1.0 s');
+    expect(renderFinishedLine(r({ ms: 300, attempts: 3 }))).toBe('  + monitor "mx-eu-3" created (id 48790) (3 attempts)');
+  });
+
+  it('estimates the time left from the pace so far, once 5 s have passed', () => {
+    expect(estimateLeftMs(100, 2000, 4999)).toBeNull();
+    expect(estimateLeftMs(0, 2000, 60_000)).toBeNull();
+    expect(estimateLeftMs(2000, 2000, 60_000)).toBeNull();
+    expect(estimateLeftMs(100, 2000, 10_000)).toBe(190_000);
+    expect(renderLiveLine({ done: 100, total: 2000, elapsedMs: 10_000, running: ['+ monitor "a"'], width: 100 })).toBe(
+      '  [100/2,000] 10.0 s, about 3 min left  + monitor "a"',
+    );
+    expect(renderLiveLine({ done: 50, total: 60, elapsedMs: 10_000, running: [] })).toBe('  [50/60] 10.0 s, about 5 s left');
+    expect(renderLiveLine({ done: 30, total: 100, elapsedMs: 15_000, running: [] })).toBe('  [30/100] 15.0 s, about 35 s left');
+    expect(renderLiveLine({ done: 1, total: 3, elapsedMs: 4000, running: [] })).toBe('  [1/3] 4.0 s');
+  });
+
+  it('asks naming the account the changes go to', () => {
+    expect(renderApplyQuestion({ changes: 12, url: 'https://api.knowledgefront.com', user: 'mail-team' })).toBe(
+      '\nApply 12 changes to https://api.knowledgefront.com (mail-team)? Only "yes" will be accepted: ',
+    );
+    expect(renderApplyQuestion({ changes: 1, url: 'http://127.0.0.1:8181' })).toBe('\nApply 1 change to http://127.0.0.1:8181? Only "yes" will be accepted: ');
   });
 });
 

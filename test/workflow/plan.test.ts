@@ -35,9 +35,12 @@ describe('planFlow', () => {
     const events: PlanProgress[] = [];
     const { plan, desired, live } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], onProgress: (p) => events.push(p) });
     expect(writes.map((w) => w.mock.calls.length)).toEqual([0, 0]);
-    expect(events.map((e) => e.kind)).toEqual(['configuration', 'account', 'timings']);
+    expect(events.map((e) => e.kind)).toEqual(['configuration', 'reading', 'account', 'timings']);
     expect(events[0]).toEqual({ kind: 'configuration', files: 1, monitors: 2, alerts: 2, groups: 0 });
-    expect(events[1]).toMatchObject({ kind: 'account', url: emu.url, monitors: live.monitors.length, destinations: live.destinations.length });
+    // Which account, before its answers are awaited: a slow or failing read names what it reads.
+    expect(events[1]).toEqual({ kind: 'reading', url: emu.url, user: 'demo@example.com' });
+    expect(renderProgress(events[1]!)).toBe(`Reading account ${emu.url} (demo@example.com) ...\n`);
+    expect(events[2]).toMatchObject({ kind: 'account', url: emu.url, monitors: live.monitors.length, destinations: live.destinations.length });
     expect(renderProgress(events[0]!)).toBe('Reading 1 file ... 2 monitors, 2 alerts, 0 groups declared.\n');
     expect(desired.monitors.map((m) => m.label)).toEqual(['mx-primary', 'mx-backup']);
     expect(plan.target).toBe(emu.url);

@@ -6,7 +6,7 @@
  */
 import { REQUIRED_MONITOR_FIELDS } from '../../model/desired.js';
 import type { Monitor } from '../../model/live.js';
-import type { Change, ChangeNote, NearMiss } from '../types.js';
+import type { Change, ChangeEffects, ChangeNote, NearMiss } from '../types.js';
 import type { PlanContext } from './context.js';
 import { byId, idPath, inIdOrder, isOtherType, keeperOf, located, NO_ALERTS, q, uniq } from './util.js';
 import {
@@ -209,14 +209,15 @@ export function planMonitorDeletes(ctx: PlanContext): void {
     const c = ctx.classOf(m);
     const liveAlerts = ctx.alertsByMonitor.get(m.id) ?? NO_ALERTS;
     const cascade = uniq([...liveAlerts.map((a) => a.id), ...m.alerts]).length;
-    const note: ChangeNote = c === 'managed' ? { cascade_alerts: cascade } : { pruned: true, cascade_alerts: cascade };
+    const note: ChangeNote = c === 'managed' ? {} : { pruned: true };
+    const effects: ChangeEffects = { cascade_alerts: cascade };
     // Named in the plan, so a reviewer sees which alerts go (the count alone says little).
     if (liveAlerts.length > 0) note.cascade_subjects = liveAlerts.map((a) => a.subject_init);
     const keeper = ctx.duplicateOf.get(m.id);
     if (keeper !== undefined) note.duplicate_of = keeper.id;
     // The service deletes a monitor's alerts with it, and alerts of other types can never be made again.
     const lost = liveAlerts.filter(isOtherType);
-    if (lost.length > 0) note.other_type_alerts = lost.map((a) => ({ id: a.id, type: a.type, subject_init: a.subject_init }));
+    if (lost.length > 0) effects.other_type_alerts = lost.map((a) => ({ id: a.id, type: a.type, subject_init: a.subject_init }));
     const change: Change = {
       ref: `monitor:${m.label}`,
       action: 'delete',
@@ -228,7 +229,8 @@ export function planMonitorDeletes(ctx: PlanContext): void {
       changed: [],
       depends_on: [],
       call: { method: 'DELETE', path: idPath('Monitor', m.id) },
-      note,
+      ...(Object.keys(note).length > 0 ? { note } : {}),
+      effects,
     };
     ctx.monitorDeletes.push(change);
     ctx.changes.push(change);

@@ -40,9 +40,9 @@ describe('monitor changes', () => {
     const ctx = identified(d, live, true);
     planMonitorChanges(ctx);
     planMonitorDeletes(ctx);
-    expect(ctx.changes.map((c) => [c.action, c.key, c.note])).toEqual([
-      ['delete', 'gone', { cascade_alerts: 0 }],
-      ['delete', 'hand', { pruned: true, cascade_alerts: 0 }],
+    expect(ctx.changes.map((c) => [c.action, c.key, c.note, c.effects])).toEqual([
+      ['delete', 'gone', undefined, { cascade_alerts: 0 }],
+      ['delete', 'hand', { pruned: true }, { cascade_alerts: 0 }],
     ]);
     expect(ctx.monitorDeletes).toHaveLength(2);
     expect(ctx.unmanaged).toMatchObject({ monitors: 2, foreign_monitors: 1, referenced_monitors: 1, other_type_monitors: 1, alerts: 1 });

@@ -1,0 +1,179 @@
+/**
+ * What `apply` does, without printing: make the plan (planFlow) or load a saved one and check it
+ * against the account, check the delete threshold, ask (when a `confirm` is given), run the
+ * changes, then read the account again and plan once more to tell whether it now matches.
+ *
+ * Everything a person may want to see goes to an `ApplyHooks` (Terraform's UiHook is the model:
+ * the workflow says what happened, the hooks decide how it looks: on a terminal, as plain lines,
+ * as JSON). Problems before the first write are UserErrors; after it, outcomes are values. An
+ * aborted `signal` (Ctrl-C, SIGTERM, wired by the caller) starts no new call; running ones finish.
+ */
+import type { ApplyResult, ChangeResult } from '../apply/execute.js';
+import type { MonitoringApi } from '../api/types.js';
+import type { DesiredState } from '../model/desired.js';
+import type { LiveState } from '../model/live.js';
+import type { Plan } from '../plan/types.js';
+import { UserError } from '../util/errors.js';
+import { readAccount, type OnProgress } from './account.js';
+import { computePlan, loadDesired, planFlow, stopOnFindings } from './plan.js';
+
+/** What a person is asked before the first write: the plan and the account it will change. */
+export interface ApplyQuestion {
+  plan: Plan;
+  /** The service's base URL. */
+  url: string;
+  /** The account's user (v1 user name or OAuth client id), when known. */
+  user?: string;
+}
+
+export type ConfirmAnswer = 'yes' | 'no' | 'interrupted';
+
+/** Calls the client made during the run: the only retries there are (src/api/retry.ts). */
+export interface RunStats {
+  requests: number;
+  retries: number;
+}
+
+/**
+ * What the workflow tells while it runs, in order: progress of the reads, `planned`, then (when
+ * there is something to do and it was approved) `applying`, a `started`/`finished` per change,
+ * `applied`, and, when the configuration is known, `checking` then `checked` or `checkFailed`.
+ */
+export interface ApplyHooks {
+  /** Reading the configuration and the account (src/render/progress.ts events). */
+  progress: OnProgress;
+  /** The plan that will be applied, before the delete threshold and the question. */
+  planned(plan: Plan): void;
+  applying(info: { changes: number; parallelism: number }): void;
+  started(ref: string, label: string): void;
+  finished(result: ChangeResult): void;
+  /** `planFollows`: a check of the account comes next. */
+  applied(result: ApplyResult, stats: RunStats, planFollows: boolean): void;
+  checking(): void;
+  /** The plan made after the apply: no changes when the account matches. */
+  checked(next: Plan): void;
+  /** The check could not run; the changes were made. `details`: why, redacted by the caller. */
+  checkFailed(details: string[]): void;
+}
+
+export interface ApplyFlowOptions {
+  /** Configuration paths; ignored with `savedPlan`. */
+  paths: string[];
+  /** A plan saved by `plan --out`: applied only if the account is as it was. */
+  savedPlan?: string;
+  prune?: boolean;
+  targets?: string[];
+  strict?: boolean;
+  parallelism: number;
+  /** The delete threshold (src/apply/safety.ts). */
+  maxDeletes?: number;
+  force?: boolean;
+  /** Asks a person; without it the plan is applied (`--auto-approve`). */
+  confirm?: (q: ApplyQuestion) => Promise<ConfirmAnswer>;
+  /** Aborted: no new call starts. */
+  signal?: AbortSignal;
+  hooks: ApplyHooks;
+}
+
+export type ApplyOutcome =
+  | { status: 'no-changes'; plan: Plan }
+  /** The person said no, or interrupted the question: nothing was sent. */
+  | { status: 'declined'; plan: Plan; interrupted: boolean }
+  /** `remaining`: the changes apply's own check still plans (null when it did not run). */
+  | { status: 'applied'; plan: Plan; result: ApplyResult; check: 'matches' | 'differs' | 'failed' | 'none'; remaining: number | null };
+
+export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: ApplyFlowOptions): Promise<ApplyOutcome> {
+  const { hooks } = opts;
+  let api: MonitoringApi;
+  let plan: Plan;
+  let live: LiveState;
+  let desired: DesiredState | null = null;
+  if (opts.savedPlan !== undefined) {
+    api = await connectApi();
+    ({ plan, live } = await loadSavedPlan(api, opts.savedPlan, hooks.progress));
+    // The findings the plan was made with: an error would have stopped it, a warning stops --strict.
+    await stopOnFindings(plan.checks ?? [], opts.strict);
+  } else {
+    ({ plan, live, desired, api } = await planFlow(connectApi, {
+      paths: opts.paths,
+      prune: opts.prune,
+      targets: opts.targets,
+      strict: opts.strict,
+      onProgress: hooks.progress,
+    }));
+  }
+  hooks.planned(plan);
+  if (plan.changes.length === 0) return { status: 'no-changes', plan };
+
+  const { checkDeletes } = await import('../apply/safety.js');
+  const safety = checkDeletes(plan, managedCount(live, plan.options.owner), { maxDeletes: opts.maxDeletes, force: opts.force });
+  if (!safety.ok) throw new UserError(safety.message, { details: safety.deletes.map((d) => `  - ${d}`) });
+
+  if (opts.confirm) {
+    const answer = await opts.confirm({ plan, url: api.baseUrl, ...(api.user !== undefined ? { user: api.user } : {}) });
+    if (answer !== 'yes') return { status: 'declined', plan, interrupted: answer === 'interrupted' };
+  }
+
+  // Plan again afterwards, so the log shows whether the account now matches (or what still differs).
+  const planAgain = desired !== null || plan.files.length > 0;
+  const result = await execute(plan, api, opts, planAgain, live);
+  if (result.interrupted || !planAgain) return { status: 'applied', plan, result, check: 'none', remaining: null };
+
+  hooks.checking();
+  try {
+    // The configuration this run applied, not a second read of the files: the check is whether the
+    // account now matches what was applied, and parsing a large YAML twice doubled the overhead.
+    const again = desired ?? (await loadDesired(plan.files));
+    const liveAfter = await readAccount(api, again);
+    const next = await computePlan(again, liveAfter, api, { prune: plan.options.prune, targets: plan.options.targets });
+    hooks.checked(next);
+    return { status: 'applied', plan, result, check: next.changes.length === 0 ? 'matches' : 'differs', remaining: next.changes.length };
+  } catch (err) {
+    // The changes were made: a check that cannot run (a saved plan's files are not where they were,
+    // the account cannot be read again) must not fail the run, nor say that no change was sent.
+    if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
+    hooks.checkFailed(err instanceof UserError ? err.details : [err.message]);
+    return { status: 'applied', plan, result, check: 'failed', remaining: null };
+  }
+}
+
+async function execute(plan: Plan, api: MonitoringApi, opts: ApplyFlowOptions, planFollows: boolean, live: LiveState): Promise<ApplyResult> {
+  const { executePlan, heldIds } = await import('../apply/execute.js');
+  const { hooks } = opts;
+  hooks.applying({ changes: plan.changes.length, parallelism: opts.parallelism });
+  const before = { ...api.stats };
+  const result = await executePlan(plan, api, {
+    parallelism: opts.parallelism,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    owner: plan.options.owner,
+    // The ids the account held before: a create answered with one of them made something else.
+    held: heldIds(live),
+    onEvent: (e) => {
+      if (e.type === 'started') hooks.started(e.ref, e.label);
+      else hooks.finished(e.result);
+    },
+  });
+  hooks.applied(result, { requests: api.stats.requests - before.requests, retries: api.stats.retries - before.retries }, planFollows);
+  return result;
+}
+
+async function loadSavedPlan(api: MonitoringApi, file: string, onProgress: OnProgress): Promise<{ plan: Plan; live: LiveState }> {
+  const { readSavedPlan, checkFingerprint } = await import('../apply/saved-plan.js');
+  const { fingerprintLive } = await import('../plan/fingerprint.js');
+  const saved = await readSavedPlan(file);
+  if (!saved.ok) throw new UserError(saved.error);
+  const plan = saved.plan;
+  if (plan.target !== api.baseUrl) {
+    throw new UserError(`this plan was made against ${plan.target}, not ${api.baseUrl}; run plan again`);
+  }
+  const live = await readAccount(api, null, onProgress);
+  const check = checkFingerprint(plan, fingerprintLive(live, plan.options));
+  if (!check.ok) throw new UserError(check.message);
+  return { plan, live };
+}
+
+/** Resources monsync owns in the account: the base of the percentage delete threshold. */
+function managedCount(live: LiveState, owner: string): number {
+  const managed = new Set(live.monitors.filter((m) => m.type === 'smtp' && m.meta['managed-by'] === owner).map((m) => m.id));
+  return managed.size + live.alerts.filter((a) => managed.has(a.monitor)).length;
+}
