@@ -8,7 +8,7 @@
  * 130 / 143: a directory holding part of an account would make the next plan delete the rest.
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { connect, type ConnectionOptions } from '../api/connect.js';
 import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from '../export/index.js';
@@ -152,17 +152,23 @@ async function exportTo(target: Target, opts: ExportOptions, io: CommandIo, stop
   await mkdir(dirname(target.path), { recursive: true });
   const temp = join(dirname(target.path), `.${basename(target.path)}.export-${process.pid}.tmp`);
   stop.temp = temp;
-  await mkdir(temp);
-  for (const f of result.files) await writeFile(join(temp, f.name), f.content, { flag: 'wx' });
-  await stop.commit(async () => {
-    if (!existsSync(target.path)) {
-      // A new directory appears whole, or not at all.
-      await rename(temp, target.path);
-      return;
-    }
-    for (const f of result.files) await rename(join(temp, f.name), join(target.path, f.name));
-    await rmdir(temp);
-  });
+  try {
+    await mkdir(temp);
+    for (const f of result.files) await writeFile(join(temp, f.name), f.content, { flag: 'wx' });
+    await stop.commit(async () => {
+      if (!existsSync(target.path)) {
+        // A new directory appears whole, or not at all.
+        await rename(temp, target.path);
+        return;
+      }
+      for (const f of result.files) await rename(join(temp, f.name), join(target.path, f.name));
+      await rmdir(temp);
+    });
+  } catch (err) {
+    // A full disk or a permission: nothing half written stays behind.
+    await rm(temp, { recursive: true, force: true });
+    throw err;
+  }
   for (const n of stray) {
     io.err(`Warning: ${shown(join(target.path, n))} was not written by this export; \`monsync plan ${shown(target.path)}\` reads it too\n`);
   }
