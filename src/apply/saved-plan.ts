@@ -106,8 +106,12 @@ export function proveSavedPlan(saved: Plan, desired: DesiredState, live: LiveSta
     // A desired state monsync could not have saved (the planner stops on it, or trips over it).
     return refused(`planning it again fails: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
-  // Compared as the file holds it: JSON drops what is undefined.
-  const derived = JSON.parse(JSON.stringify(again)) as Plan;
+  // Compared as the file holds it (JSON drops what is undefined): first as text, since the file was
+  // written by the same serializer in the same key order and comparing the text is cheaper than
+  // parsing it back and walking both; then as data (keys only reordered are no difference).
+  const text = JSON.stringify(again);
+  if (text === JSON.stringify(saved)) return { ok: true, plan: again };
+  const derived = JSON.parse(text) as Plan;
   if (isDeepStrictEqual(derived, saved)) return { ok: true, plan: again };
   return refused(firstDifference(saved, derived));
 }
