@@ -29,6 +29,8 @@ export interface ApiErrorInit {
   maybeApplied?: boolean;
   followUp?: string;
   interrupted?: boolean;
+  /** How many times the call was sent; above 1 the message says so (`(5 attempts)`). */
+  attempts?: number;
 }
 
 export class ApiError extends Error {
@@ -52,13 +54,19 @@ export class ApiError extends Error {
   readonly followUp: string;
   /** The call stopped early because its signal was aborted: a retry or a check was not made. */
   readonly interrupted: boolean;
-  /** The message without the method, path and follow-up. */
+  /** The message without the method, path and follow-up (with the count of attempts). */
   readonly detail: string;
+  /** The message without the count of attempts, the method, path and follow-up. */
+  readonly reason: string;
+  /** How many times the call was sent (1 unless the client retried). */
+  readonly attempts: number;
 
   constructor(init: ApiErrorInit) {
     const followUp = init.followUp ?? '';
+    const attempts = init.attempts ?? 1;
+    const detail = `${init.message}${attempts > 1 ? ` (${attempts} attempts)` : ''}`;
     // Configuration errors raised before any request exists have neither method nor path.
-    super(`${init.method || init.path ? `${init.message} (${init.method} ${init.path})` : init.message}${followUp}`);
+    super(`${init.method || init.path ? `${detail} (${init.method} ${init.path})` : detail}${followUp}`);
     this.kind = init.kind;
     this.method = init.method;
     this.path = init.path;
@@ -67,7 +75,9 @@ export class ApiError extends Error {
     this.maybeApplied = init.maybeApplied ?? false;
     this.followUp = followUp;
     this.interrupted = init.interrupted ?? false;
-    this.detail = init.message;
+    this.detail = detail;
+    this.reason = init.message;
+    this.attempts = attempts;
   }
 
   /** The same failure with `text` appended to what the client did after it. */
@@ -76,10 +86,11 @@ export class ApiError extends Error {
       kind: this.kind,
       method: this.method,
       path: this.path,
-      message: this.detail,
       status: this.status,
       serviceError: this.serviceError,
       maybeApplied: this.maybeApplied,
+      message: this.reason,
+      attempts: this.attempts,
       followUp: this.followUp + text,
       interrupted: this.interrupted || (opts.interrupted ?? false),
     });
@@ -88,12 +99,15 @@ export class ApiError extends Error {
 
 /**
  * One line for a person: the service's own words when it gave a reason (`the service said "..."
- * (POST /v1/Config/Monitor/)`), else the error's message; secrets redacted.
+ * (POST /v1/Config/Monitor/)`), else the error's message; secrets redacted. Without the count of
+ * attempts: apply's line for the change states it (`failed after 5 attempts: ...`), and saying it
+ * twice read as two different counts.
  */
 export function describeError(err: unknown): string {
   let text: string;
   if (err instanceof ApiError) {
-    text = err.serviceError ? `the service said ${JSON.stringify(err.serviceError)} (${err.method} ${err.path})${err.followUp}` : err.message;
+    const said = err.serviceError ? `the service said ${JSON.stringify(err.serviceError)}` : err.reason;
+    text = `${err.method || err.path ? `${said} (${err.method} ${err.path})` : said}${err.followUp}`;
   } else if (err instanceof Error) {
     text = err.message;
   } else {

@@ -521,7 +521,8 @@ export class Transport {
       kind: f.apiKind,
       method: spec.method,
       path: display,
-      message: `${f.detail}${run.attempt > 1 ? ` (${run.attempt} attempts)` : ''}`,
+      message: f.detail,
+      attempts: run.attempt,
       maybeApplied: decision.maybeApplied,
     });
     if (f.atDeadline) throw this.pastDeadline(error);

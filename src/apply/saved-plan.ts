@@ -1,13 +1,27 @@
 /**
- * Plans saved by `monsync plan --out` and applied by `monsync apply --plan`: the Plan as JSON.
- * Reading never throws for a bad file; it says what is wrong with it. A saved plan is applied
- * only if the account still looks exactly as it did when the plan was made.
+ * Plans saved by `monsync plan --out` and applied by `monsync apply --plan`: the Plan as JSON, with
+ * the desired state it was planned from (`desired`). Reading never throws for a bad file; it says
+ * what is wrong with it. A saved plan is applied only as it was made: the account must still look
+ * exactly as it did (the fingerprint), and planning the file's own desired state again against the
+ * account read now must give exactly the file's plan (`proveSavedPlan`): an edited id, key, body,
+ * action or count of changes is refused before anything is sent. A digest alone would not do:
+ * whoever can edit the file can compute it again; deriving the changes again cannot be forged.
  */
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { runChecks } from '../checks/run.js';
+import type { DesiredState } from '../model/desired.js';
+import type { LiveState } from '../model/live.js';
+import { diff } from '../plan/diff.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../plan/types.js';
 import { changeFromWire, wireChange } from '../plan/wire.js';
 
-export type SavedPlanRead = { ok: true; plan: Plan } | { ok: false; error: string };
+/** `desired` is null for a file saved before plans carried it: it can be shown, never applied. */
+export type SavedPlanRead = { ok: true; plan: Plan; desired: DesiredState | null } | { ok: false; error: string };
+
+/** What apply says of a saved plan without its desired state (saved by an older monsync). */
+export const NO_DESIRED_STATE =
+  'was saved without the configuration it was planned from (by an older monsync), so it cannot be checked before it is applied; run plan --out again';
 
 /** A plan that could not be written; the message names the file and the reason. */
 export class SavedPlanError extends Error {
@@ -20,18 +34,22 @@ export function checkFingerprint(plan: Plan, currentFingerprint: string): { ok: 
   return plan.fingerprint === currentFingerprint ? { ok: true } : { ok: false, message: FINGERPRINT_CHANGED };
 }
 
-/** Format 1 as saved: a change's effects inside its note (src/plan/wire.ts). */
-export function serializePlan(plan: Plan): string {
-  return `${JSON.stringify({ ...plan, changes: plan.changes.map(wireChange) }, null, 2)}\n`;
+/**
+ * The file's text: the plan (format 1 as saved: a change's effects inside its note, src/plan/wire.ts),
+ * then the desired state it was made from (what apply plans again).
+ */
+export function serializePlan(plan: Plan, desired?: DesiredState): string {
+  const wire = { ...plan, changes: plan.changes.map(wireChange) };
+  return `${JSON.stringify(desired === undefined ? wire : { ...wire, desired }, null, 2)}\n`;
 }
 
-export async function writeSavedPlan(file: string, plan: Plan): Promise<void> {
+export async function writeSavedPlan(file: string, plan: Plan, desired: DesiredState): Promise<void> {
   // Made without the fingerprint (only to be shown): apply could never check it against the account.
   if (plan.fingerprint === '') throw new SavedPlanError(`cannot save the plan to ${file}: it was made without the account's fingerprint`);
   // Write then rename, so an interrupted write never leaves half a plan under the real name.
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(tmp, serializePlan(plan), 'utf8');
+    await writeFile(tmp, serializePlan(plan, desired), 'utf8');
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => {});
@@ -66,10 +84,66 @@ export function parseSavedPlan(text: string, file = 'the plan file'): SavedPlanR
       error: `${file} is a plan of format version ${JSON.stringify(data.format_version)}; this monsync applies version ${PLAN_FORMAT_VERSION}. Run plan again with this version.`,
     };
   }
-  const problem = planProblem(data);
+  const { desired, ...plan } = data;
+  const problem = planProblem(plan) ?? (desired === undefined ? null : desiredProblem(desired));
   if (problem) return { ok: false, error: `${file} is not a valid saved plan: ${problem}` };
-  const plan = data as unknown as Plan;
-  return { ok: true, plan: { ...plan, changes: (plan.changes as Change[]).map(changeFromWire) } };
+  const read = plan as unknown as Plan;
+  return { ok: true, plan: { ...read, changes: (read.changes as Change[]).map(changeFromWire) }, desired: desired === undefined ? null : (desired as DesiredState) };
+}
+
+export type ProvedPlan = { ok: true; plan: Plan } | { ok: false; message: string };
+
+/**
+ * Plans `desired` again against `live` with the saved plan's own options and time, runs the checks
+ * as `plan` does, and requires the result to be the saved plan, every field of every change
+ * included. The plan returned is the one derived here (equal to the file's). Call it after the
+ * fingerprint check, so an account that changed is reported as such.
+ */
+export function proveSavedPlan(saved: Plan, desired: DesiredState, live: LiveState, file = 'the plan file'): ProvedPlan {
+  const refused = (why: string): ProvedPlan => ({
+    ok: false,
+    message: `${file} is not what monsync plans for the configuration saved in it against this account (${why}); it was edited or damaged, so nothing was sent: run plan again`,
+  });
+  let again: Plan;
+  try {
+    const made = diff(desired, live, { prune: saved.options.prune, targets: saved.options.targets, target: saved.target, now: new Date(saved.created_at) });
+    again = { ...made, checks: runChecks(desired, live) };
+  } catch (err) {
+    // A desired state monsync could not have saved (the planner stops on it, or trips over it).
+    return refused(`planning it again fails: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  }
+  // Compared as the file holds it (JSON drops what is undefined): first as text, since the file was
+  // written by the same serializer in the same key order and comparing the text is cheaper than
+  // parsing it back and walking both; then as data (keys only reordered are no difference).
+  const text = JSON.stringify(again);
+  if (text === JSON.stringify(saved)) return { ok: true, plan: again };
+  const derived = JSON.parse(text) as Plan;
+  if (isDeepStrictEqual(derived, saved)) return { ok: true, plan: again };
+  return refused(firstDifference(saved, derived));
+}
+
+/** Where the file first departs from the derived plan, for the refusal (values of changes shown as JSON, cut short). */
+function firstDifference(saved: Plan, derived: Plan): string {
+  const show = (v: unknown) => {
+    const t = v === undefined ? 'nothing' : JSON.stringify(v);
+    return t.length > 80 ? `${t.slice(0, 77)}...` : t;
+  };
+  const sc = saved.changes;
+  const dc = derived.changes;
+  const n = Math.min(sc.length, dc.length);
+  for (let i = 0; i < n; i++) {
+    const a = sc[i] as unknown as Record<string, unknown>;
+    const b = dc[i] as unknown as Record<string, unknown>;
+    if (isDeepStrictEqual(a, b)) continue;
+    for (const k of [...new Set([...Object.keys(b), ...Object.keys(a)])]) {
+      if (!isDeepStrictEqual(a[k], b[k])) return `changes[${i}].${k} is ${show(a[k])}, planning again gives ${show(b[k])}`;
+    }
+  }
+  if (sc.length !== dc.length) return `it holds ${sc.length} changes, planning again gives ${dc.length}`;
+  const sp = saved as unknown as Record<string, unknown>;
+  const dp = derived as unknown as Record<string, unknown>;
+  const key = [...new Set([...Object.keys(dp), ...Object.keys(sp)])].find((k) => !isDeepStrictEqual(sp[k], dp[k]));
+  return `${key ?? 'the plan'} differs from what planning again gives`;
 }
 
 function fsReason(err: unknown): string {
@@ -155,6 +229,61 @@ function planProblem(p: Record<string, unknown>): string | null {
   for (const [i, c] of (p.changes as Array<{ depends_on: string[] }>).entries()) {
     const missing = c.depends_on.find((r) => !refs.has(r));
     if (missing !== undefined) return `changes[${i}].depends_on names ${JSON.stringify(missing)}, which is not in the plan`;
+  }
+  return null;
+}
+
+const isInt = (v: unknown): boolean => Number.isInteger(v);
+const sourceOk = (v: unknown): boolean => isObject(v) && isString(v.file) && isInt(v.line) && isInt(v.column);
+
+function alertProblem(a: unknown, at: string): string | null {
+  if (!isObject(a) || !isString(a.monitor) || !isString(a.subject_init) || !isString(a.subject_term) || typeof a.timeout !== 'number') {
+    return `${at} must be an alert (monitor, subject_init, subject_term, timeout)`;
+  }
+  if (!isStringArray(a.alert_destinations)) return `${at}.alert_destinations must be a list of strings`;
+  if (a.previous_subjects !== undefined && !isStringArray(a.previous_subjects)) return `${at}.previous_subjects must be a list of strings`;
+  if (a.disable_checks !== undefined && !isStringArray(a.disable_checks)) return `${at}.disable_checks must be a list of strings`;
+  if (!sourceOk(a.source)) return `${at}.source must be a file, line and column`;
+  return null;
+}
+
+/**
+ * The first way `d` falls short of a DesiredState, or null: the shapes the planner walks, so that
+ * planning it again never trips over a type (the values themselves are compared by planning again).
+ */
+function desiredProblem(d: unknown): string | null {
+  if (!isObject(d)) return 'desired must be an object';
+  const s = d.settings;
+  if (!isObject(s) || !isString(s.owner) || s.owner === '' || !isStringArray(s.ignore) || typeof s.prune !== 'boolean') {
+    return 'desired.settings must hold owner, ignore and prune';
+  }
+  if (s.checks !== undefined && (!isObject(s.checks) || !Object.values(s.checks).every((l) => ['error', 'warning', 'off'].includes(l as string)))) {
+    return 'desired.settings.checks must map check names to error, warning or off';
+  }
+  if (!isStringArray(d.files)) return 'desired.files must be a list of strings';
+  if (!Array.isArray(d.monitors) || !Array.isArray(d.alerts) || !Array.isArray(d.groups)) return 'desired must hold monitors, alerts and groups lists';
+  for (const [i, m] of d.monitors.entries()) {
+    const at = `desired.monitors[${i}]`;
+    if (!isObject(m) || !isString(m.label) || !isStringArray(m.previous_labels) || !isObject(m.spec) || !Array.isArray(m.alerts) || !sourceOk(m.source)) {
+      return `${at} must be a monitor (label, previous_labels, spec, alerts, source)`;
+    }
+    if (m.spec.meta !== undefined && (!isObject(m.spec.meta) || !Object.values(m.spec.meta).every(isString))) return `${at}.spec.meta must map names to strings`;
+    if (m.disable_checks !== undefined && !isStringArray(m.disable_checks)) return `${at}.disable_checks must be a list of strings`;
+    for (const [j, a] of m.alerts.entries()) {
+      const problem = alertProblem(a, `${at}.alerts[${j}]`);
+      if (problem) return problem;
+    }
+  }
+  for (const [i, a] of d.alerts.entries()) {
+    const problem = alertProblem(a, `desired.alerts[${i}]`);
+    if (problem) return problem;
+  }
+  for (const [i, g] of d.groups.entries()) {
+    const at = `desired.groups[${i}]`;
+    if (!isObject(g) || !isString(g.name) || !isStringArray(g.previous_names) || !(g.monitors === null || isStringArray(g.monitors)) || !sourceOk(g.source)) {
+      return `${at} must be a group (name, previous_names, monitors, source)`;
+    }
+    if (g.disable_checks !== undefined && !isStringArray(g.disable_checks)) return `${at}.disable_checks must be a list of strings`;
   }
   return null;
 }

@@ -1,9 +1,14 @@
 /**
  * `monsync export`: read the account, export (src/export), print or write the files. Progress and
  * warnings go to stderr so stdout can be redirected into a file.
+ *
+ * `--out DIR` writes the files into a temporary directory next to DIR and moves them into place at
+ * the end: a new DIR is one rename, into an existing DIR a rename per file. An export stopped
+ * half way (SIGINT, or SIGTERM from a CI system) removes the temporary directory, says so and exits
+ * 130 / 143: a directory holding part of an account would make the next plan delete the rest.
  */
-import { existsSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { connect, type ConnectionOptions } from '../api/connect.js';
 import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from '../export/index.js';
@@ -41,6 +46,68 @@ export async function runExport(opts: ExportOptions, io: CommandIo): Promise<num
     }
   }
 
+  const stop = new Interruption(io, target.kind === 'stdout' ? null : shown(target.path));
+  try {
+    return await exportTo(target, opts, io, stop, shown);
+  } finally {
+    stop.dispose();
+  }
+}
+
+/**
+ * SIGINT / SIGTERM while exporting: remove the temporary file or directory written so far, say so,
+ * exit 130 / 143. While the files are moved into place (a few renames) a signal waits for them.
+ */
+class Interruption {
+  /** The temporary file or directory to remove when stopped. */
+  temp: string | null = null;
+  private moving = false;
+  private deferred: NodeJS.Signals | null = null;
+  private readonly handler = (signal: NodeJS.Signals) => this.stop(signal);
+
+  constructor(
+    private readonly io: CommandIo,
+    private readonly target: string | null,
+  ) {
+    process.on('SIGINT', this.handler);
+    process.on('SIGTERM', this.handler);
+  }
+
+  /** Runs `move` with signals held back; exits after it if one came meanwhile. */
+  async commit(move: () => Promise<void>): Promise<void> {
+    this.moving = true;
+    try {
+      await move();
+    } finally {
+      this.moving = false;
+    }
+    this.temp = null;
+    if (this.deferred) this.stop(this.deferred);
+  }
+
+  private stop(signal: NodeJS.Signals): void {
+    if (this.moving) {
+      this.deferred = signal;
+      return;
+    }
+    const temp = this.temp;
+    if (temp !== null) rmSync(temp, { recursive: true, force: true });
+    if (this.deferred) {
+      this.io.err(`\nInterrupted by ${signal} once the files were in place: ${this.target} was written whole.\n`);
+    } else {
+      const removed = temp === null ? '' : ` (removed the temporary ${basename(temp)})`;
+      this.io.err(`\nInterrupted by ${signal}: export stopped${this.target === null ? '' : `; ${this.target} is as it was`}${removed}.\n`);
+    }
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
+  }
+
+  dispose(): void {
+    process.off('SIGINT', this.handler);
+    process.off('SIGTERM', this.handler);
+  }
+}
+
+async function exportTo(target: Target, opts: ExportOptions, io: CommandIo, stop: Interruption, shown: (path: string) => string): Promise<number> {
   const api = connect(opts, io.env);
   // A read whose lists contradict each other would export an account with monitors or alerts missing.
   const live = await readAccount(api, null, printProgress(io)).catch((err: unknown) => {
@@ -67,7 +134,7 @@ export async function runExport(opts: ExportOptions, io: CommandIo): Promise<num
 
   if (target.kind === 'file') {
     await mkdir(dirname(target.path), { recursive: true });
-    await writeAtomic(target.path, result.files[0]!.content, Boolean(opts.force), shown);
+    await writeAtomic(target.path, result.files[0]!.content, Boolean(opts.force), shown, stop);
     io.err(`Exported ${what} to ${shown(target.path)}. Next: monsync plan ${shown(target.path)}\n`);
     return 0;
   }
@@ -79,11 +146,29 @@ export async function runExport(opts: ExportOptions, io: CommandIo): Promise<num
       details: existing.map((p) => `  - ${shown(p)}`),
     });
   }
-  await mkdir(target.path, { recursive: true });
   // YAML files here that this export did not write would be read by `monsync plan DIR` too.
   const ours = new Set(result.files.map((f) => f.name));
-  const stray = (await readdir(target.path)).filter((n) => /\.ya?ml$/i.test(n) && !ours.has(n)).sort();
-  for (const f of result.files) await writeAtomic(join(target.path, f.name), f.content, Boolean(opts.force), shown);
+  const stray = existsSync(target.path) ? (await readdir(target.path)).filter((n) => /\.ya?ml$/i.test(n) && !ours.has(n)).sort() : [];
+  await mkdir(dirname(target.path), { recursive: true });
+  const temp = join(dirname(target.path), `.${basename(target.path)}.export-${process.pid}.tmp`);
+  stop.temp = temp;
+  try {
+    await mkdir(temp);
+    for (const f of result.files) await writeFile(join(temp, f.name), f.content, { flag: 'wx' });
+    await stop.commit(async () => {
+      if (!existsSync(target.path)) {
+        // A new directory appears whole, or not at all.
+        await rename(temp, target.path);
+        return;
+      }
+      for (const f of result.files) await rename(join(temp, f.name), join(target.path, f.name));
+      await rmdir(temp);
+    });
+  } catch (err) {
+    // A full disk or a permission: nothing half written stays behind.
+    await rm(temp, { recursive: true, force: true });
+    throw err;
+  }
   for (const n of stray) {
     io.err(`Warning: ${shown(join(target.path, n))} was not written by this export; \`monsync plan ${shown(target.path)}\` reads it too\n`);
   }
@@ -104,11 +189,12 @@ function outTarget(out: string | undefined, cwd: string): Target {
 }
 
 /** Write to a temporary name, then rename: an interrupted export never leaves half a file. */
-async function writeAtomic(path: string, content: string, force: boolean, shown: (path: string) => string): Promise<void> {
+async function writeAtomic(path: string, content: string, force: boolean, shown: (path: string) => string, stop: Interruption): Promise<void> {
   if (!force && existsSync(path)) throw new UserError(`${shown(path)} exists; give --force to overwrite it`);
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  stop.temp = tmp;
   await writeFile(tmp, content, { flag: 'wx' });
-  await rename(tmp, path);
+  await stop.commit(() => rename(tmp, path));
 }
 
 function shownFrom(cwd: string, path: string): string {

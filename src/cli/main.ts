@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, UsageError, UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
+import { terminalSafe } from '../util/safe-text.js';
 import { VERSION } from '../version.js';
 import { registerCommands } from './commands.js';
 
@@ -29,8 +30,9 @@ export async function main(argv: string[]): Promise<number> {
     .showHelpAfterError(USAGE_HINT)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => process.stderr.write(s),
+      // Usage errors quote what was typed: made safe like every other line (reportError).
+      writeOut: (s) => process.stdout.write(terminalSafe(s)),
+      writeErr: (s) => process.stderr.write(terminalSafe(s)),
     });
   registerCommands(program);
   // Every client is built from the environment (src/api/config.ts): the flag speaks through it.
@@ -51,6 +53,9 @@ export async function main(argv: string[]): Promise<number> {
 /** The exit code of every usage error, commander's and ours (docs/commands.md, "Exit codes"). */
 export const USAGE_EXIT = 2;
 
+/** A line of an error report: secrets redacted, characters that act on a terminal escaped. */
+const line = (text: string): string => `${terminalSafe(redact(text))}\n`;
+
 export function reportError(err: unknown, usageExit = USAGE_EXIT): number {
   if (err instanceof CommanderError) {
     // Commander already printed help or the usage error.
@@ -61,8 +66,8 @@ export function reportError(err: unknown, usageExit = USAGE_EXIT): number {
   }
   if (err instanceof ExitCode) return err.code;
   if (err instanceof UserError) {
-    process.stderr.write(`Error: ${redact(err.message)}\n`);
-    for (const line of err.details) process.stderr.write(`${redact(line)}\n`);
+    process.stderr.write(line(`Error: ${err.message}`));
+    for (const detail of err.details) process.stderr.write(line(detail));
     if (err instanceof UsageError) {
       process.stderr.write(`${USAGE_HINT}\n`);
       return usageExit;
@@ -70,11 +75,11 @@ export function reportError(err: unknown, usageExit = USAGE_EXIT): number {
     return err.exitCode;
   }
   if (err instanceof Error && err.name === 'ApiError') {
-    process.stderr.write(`Error: ${redact(err.message)}\n`);
+    process.stderr.write(line(`Error: ${err.message}`));
     return 1;
   }
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`monsync: internal error: ${redact(message)}\n`);
-  if (process.env.MONSYNC_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${redact(err.stack)}\n`);
+  process.stderr.write(line(`monsync: internal error: ${message}`));
+  if (process.env.MONSYNC_DEBUG && err instanceof Error && err.stack) process.stderr.write(line(err.stack));
   return 1;
 }

@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { Env } from '../api/connect.js';
+import { terminalSafe } from '../util/safe-text.js';
 import { rootOf, useColor } from './common.js';
 
 export interface Output {
@@ -46,14 +47,22 @@ export function exitCodeOf(signal: InterruptSignal): number {
   return signal === 'SIGTERM' ? 143 : 130;
 }
 
-/** The process's streams, environment, directory and clock, with colour as `--no-color`, NO_COLOR and the terminal decide. */
+/**
+ * The process's streams, environment, directory and clock, with colour as `--no-color`, NO_COLOR and
+ * the terminal decide. Everything written is made terminal-safe (util/safe-text.ts, terminalSafe):
+ * the renderers quote what they show, and this is the one place nothing printed gets past.
+ */
 export function processIo(cmd: Command): CommandIo {
   const root = rootOf(cmd);
+  const color = useColor(root, process.stdout);
+  const errColor = useColor(root, process.stderr);
+  const outSequences = { sequences: color || Boolean(process.stdout.isTTY) };
+  const errSequences = { sequences: errColor || Boolean(process.stderr.isTTY) };
   return {
-    out: (s) => process.stdout.write(s),
-    err: (s) => process.stderr.write(s),
-    color: useColor(root, process.stdout),
-    errColor: useColor(root, process.stderr),
+    out: (s) => process.stdout.write(terminalSafe(s, outSequences)),
+    err: (s) => process.stderr.write(terminalSafe(s, errSequences)),
+    color,
+    errColor,
     env: process.env,
     cwd: process.cwd(),
     now: () => Date.now(),

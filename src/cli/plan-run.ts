@@ -20,7 +20,7 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
   if (!['text', 'json', 'markdown'].includes(format)) {
     throw new UsageError(`--format must be text, json or markdown, got "${format}"`);
   }
-  const { plan } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env), {
+  const { plan, desired } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env), {
     paths,
     prune: opts.prune,
     targets: opts.target,
@@ -33,7 +33,7 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
   if (opts.out) {
     const { writeSavedPlan, SavedPlanError } = await import('../apply/saved-plan.js');
     try {
-      await writeSavedPlan(opts.out, plan);
+      await writeSavedPlan(opts.out, plan, desired);
     } catch (err) {
       if (err instanceof SavedPlanError) throw new UserError(err.message);
       throw err;

@@ -73,7 +73,7 @@ function displayRelative(file: string, cwd: string): string {
 }
 
 /** Whitespace a terminal shows as a space, or not at all: escaped in messages, so "blank" can be seen. */
-const INVISIBLE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
+const INVISIBLE = /[\u00a0\u1680\u2000-\u200d\u2060\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
 
 /** Renders a user value inside a message: quoted, one line, and short. */
 export function show(value: unknown): string {

@@ -9,6 +9,10 @@
  * (unquoted) scalar that is exactly one reference takes the type its value would have in YAML
  * when it is an integer or true/false, so `port: ${SMTP_PORT:-25}` is a number; quote it to keep
  * a string.
+ *
+ * A variable whose name looks like a secret (`secretLooking`) is read, but reported as a guarded
+ * reference: the loader refuses it unless `settings.allowed_secret_variables` (possibly in another
+ * file, so only the loader, over all files, can tell) names it.
  */
 import { Scalar } from 'yaml';
 import { diag, type Diagnostic } from './diagnostics.js';
@@ -28,6 +32,37 @@ interface Problem {
 /** Variables that hold monsync's own credentials: never config values (plans are shown in PRs). */
 const CREDENTIAL_VARIABLES = new Set(['MONSYNC_PASSWORD', 'MONSYNC_CLIENT_SECRET']);
 
+/**
+ * Parts of a name that mark it as a secret, case-insensitively and anywhere in the name (`*TOKEN*`):
+ * a CI job's environment is full of them (GITHUB_TOKEN, CI_JOB_TOKEN, CI_JOB_JWT, NPM_TOKEN,
+ * AWS_SECRET_ACCESS_KEY, CI_REGISTRY_PASSWORD). Broad on purpose: a name caught wrongly is listed in
+ * settings.allowed_secret_variables; a secret missed would be in every plan and PR comment.
+ */
+export const SECRET_NAME_PARTS = ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'KEY', 'CREDENTIAL', 'PRIVATE', 'JWT'] as const;
+/** CI systems' own variables that carry credentials without saying so in their names. */
+const CI_SECRET_PREFIXES = ['ACTIONS_'];
+const CI_SECRET_NAMES = new Set(['CI_REPOSITORY_URL']);
+
+/** Why `name` looks like a secret (`its name contains TOKEN`), or null. */
+export function secretLooking(name: string): string | null {
+  const upper = name.toUpperCase();
+  const part = SECRET_NAME_PARTS.find((p) => upper.includes(p));
+  if (part) return `its name contains ${part}`;
+  if (CI_SECRET_PREFIXES.some((p) => upper.startsWith(p)) || CI_SECRET_NAMES.has(upper)) return 'it is a CI system\'s own variable, which may carry credentials';
+  return null;
+}
+
+/** A reference to a secret-looking variable: refused unless the settings allow the name. */
+export interface GuardedReference {
+  name: string;
+  /** The refusal, at the reference. */
+  diagnostic: Diagnostic;
+}
+
+function guardMessage(name: string, why: string): string {
+  return `\${${name}} looks like a secret (${why}): monsync does not copy it into the configuration, where plans, PR comments and the service would show it; if it is not a secret, list ${name} in settings.allowed_secret_variables`;
+}
+
 function isCredentialValue(value: string, env: Env): boolean {
   for (const name of CREDENTIAL_VARIABLES) {
     const secret = env[name];
@@ -38,8 +73,9 @@ function isCredentialValue(value: string, env: Env): boolean {
 }
 
 /** Interpolates one string; `problems` is non-empty when it could not be. */
-export function interpolateString(value: string, env: Env): { value: string; problems: Problem[]; whole: boolean } {
+export function interpolateString(value: string, env: Env): { value: string; problems: Problem[]; guarded: Problem[]; whole: boolean } {
   const problems: Problem[] = [];
+  const guarded: Problem[] = [];
   let count = 0;
   let onlyToken = false;
   const out = value.replace(TOKEN, (match, body: string | undefined, offset: number) => {
@@ -67,6 +103,8 @@ export function interpolateString(value: string, env: Env): { value: string; pro
       });
       return match;
     }
+    const why = secretLooking(name);
+    if (why !== null) guarded.push({ token: match, message: guardMessage(name, why) });
     const set = env[name];
     if (set !== undefined && set !== '' && isCredentialValue(set, env)) {
       problems.push({
@@ -81,36 +119,42 @@ export function interpolateString(value: string, env: Env): { value: string; pro
     problems.push({ token: match, message: `environment variable ${name} is not set (use \${${name}:-default} to give a default)` });
     return match;
   });
-  return { value: out, problems, whole: count === 1 && onlyToken };
+  return { value: out, problems, guarded, whole: count === 1 && onlyToken };
 }
 
 /**
  * Interpolates every string value in place. Returns the problems and the start offsets of the
  * values left uninterpolated, so later stages can stay quiet about them.
  */
-export function interpolateDocument(parsed: ParsedFile, env: Env): { diagnostics: Diagnostic[]; failed: Set<number> } {
+export function interpolateDocument(parsed: ParsedFile, env: Env): { diagnostics: Diagnostic[]; failed: Set<number>; guarded: GuardedReference[] } {
   const diagnostics: Diagnostic[] = [];
+  const guarded: GuardedReference[] = [];
   const failed = new Set<number>();
   const text = parsed.source.text;
   for (const node of parsed.templated) {
     const value = node.value as string;
     const result = interpolateString(value, env);
-    if (result.problems.length > 0) {
-      const [start, end] = [node.range?.[0] ?? 0, node.range?.[1] ?? text.length];
-      failed.add(start);
+    const [start, end] = [node.range?.[0] ?? 0, node.range?.[1] ?? text.length];
+    /** Each problem at its token as written; quoted scalars with escapes may not contain it verbatim. */
+    const locate = (list: Problem[]) => {
       let searchFrom = start;
-      for (const p of result.problems) {
-        // The token as written; quoted scalars with escapes may not contain it verbatim.
+      return list.map((p) => {
         const found = text.indexOf(p.token, searchFrom);
         const offset = found >= 0 && found < end ? found : start;
         if (found >= 0 && found < end) searchFrom = found + p.token.length;
-        diagnostics.push(diag(parsed.source.display, parsed.locator.at(offset), p.message));
-      }
+        return diag(parsed.source.display, parsed.locator.at(offset), p.message);
+      });
+    };
+    const refused = locate(result.guarded);
+    result.guarded.forEach((p, i) => guarded.push({ name: /^\$\{([A-Za-z0-9_]+)/.exec(p.token)![1]!, diagnostic: refused[i]! }));
+    if (result.problems.length > 0) {
+      failed.add(start);
+      diagnostics.push(...locate(result.problems));
       continue;
     }
     node.value = result.whole && node.type === Scalar.PLAIN ? retype(result.value) : result.value;
   }
-  return { diagnostics, failed };
+  return { diagnostics, failed, guarded };
 }
 
 function retype(value: string): string | number | boolean {

@@ -4,7 +4,7 @@
  * a configuration the fast path (fast/) reads whole never loads the yaml library.
  */
 import type { Diagnostic } from './diagnostics.js';
-import { interpolateDocument, type Env } from './interpolate.js';
+import { interpolateDocument, type Env, type GuardedReference } from './interpolate.js';
 import { indexDocument } from './locate.js';
 import { parseSource, toPlainData } from './parse.js';
 import type { RawFile } from './raw.js';
@@ -13,7 +13,8 @@ import type { ValidFile } from './resolve.js';
 import { validateFile } from './schema.js';
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
-export function loadFileFully(source: SourceFile, env: Env): { valid?: ValidFile; diagnostics: Diagnostic[] } {
+/** `guarded`: references to secret-looking variables, for the loader to refuse unless the settings allow them. */
+export function loadFileFully(source: SourceFile, env: Env): { valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] } {
   const { parsed, diagnostics } = parseSource(source);
   if (!parsed) return { diagnostics };
   const interpolated = interpolateDocument(parsed, env);
@@ -21,14 +22,15 @@ export function loadFileFully(source: SourceFile, env: Env): { valid?: ValidFile
   const { data, diagnostics: dataProblems } = toPlainData(parsed);
   diagnostics.push(...dataProblems);
   if (!data) return { diagnostics };
+  const { guarded } = interpolated;
   // A value whose variable is unset has already been reported; its schema complaints would be noise.
   const failedAt = new Set([...interpolated.failed].map((o) => JSON.stringify(parsed.locator.at(o))));
   const schemaProblems = validateFile(data, parsed.locator).filter(
     (d) => !failedAt.has(JSON.stringify({ line: d.line, column: d.column })),
   );
   diagnostics.push(...schemaProblems);
-  if (diagnostics.length > 0) return { diagnostics };
+  if (diagnostics.length > 0) return { diagnostics, guarded };
   // Later stages need positions only: the document itself is dropped with this frame.
   const positions = indexDocument(parsed.locator, parsed.doc, parsed.lines);
-  return { valid: { locator: positions, data: data as unknown as RawFile }, diagnostics };
+  return { valid: { locator: positions, data: data as unknown as RawFile }, diagnostics, guarded };
 }

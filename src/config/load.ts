@@ -8,7 +8,7 @@ import { buildState } from './build.js';
 import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { schemaAccepts } from './fast/accept.js';
 import { loadFast } from './fast/index.js';
-import type { Env } from './interpolate.js';
+import type { Env, GuardedReference } from './interpolate.js';
 import { scanJson } from './json.js';
 import type { RawFile } from './raw.js';
 import { isJsonFile, readSourceFile, resolveInputs, type SourceFile } from './read.js';
@@ -63,7 +63,7 @@ function isSavedPlan(data: unknown): boolean {
 const SAVED_PLAN = 'this is a plan saved by `monsync plan --out`, not a configuration file; keep saved plans out of the directories given as configuration';
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
-async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[] }> {
+async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] }> {
   if (source.json ?? isJsonFile(source.path)) {
     // Strict JSON or its syntax error; the full path reads the text as YAML 1.2 flow, which JSON is.
     const json = scanJson(source.text, source.display);
@@ -111,6 +111,7 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   diagnostics.push(...files.diagnostics);
 
   const valid: ValidFile[] = [];
+  const guarded: GuardedReference[] = [];
   const sources = [
     ...(await Promise.all(files.files.map((f) => readSourceFile(f)))),
     ...inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory),
@@ -132,6 +133,7 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
     try {
       const one = await loadFile(read.source, env, fullOnly);
       diagnostics.push(...one.diagnostics);
+      guarded.push(...(one.guarded ?? []));
       if (one.valid) valid.push(one.valid);
     } catch (err) {
       // A bug of ours, not of the input; still a diagnostic, so the user sees which file set it off.
@@ -142,6 +144,9 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
 
   const { resolved, diagnostics: mergeProblems } = resolve(valid);
   diagnostics.push(...mergeProblems, ...checkSemantics(resolved));
+  // Secret-looking `${VAR}`s, refused unless the settings (in whichever file holds them) allow the name.
+  const allowed = new Set(resolved.settings.allowed_secret_variables ?? []);
+  diagnostics.push(...guarded.filter((g) => !allowed.has(g.name)).map((g) => g.diagnostic));
 
   // A bad default is found once per item it applies to; the user needs to hear it once.
   const unique = [...new Map(diagnostics.map((d) => [`${d.file}:${d.line}:${d.column}:${d.message}`, d])).values()];

@@ -61,6 +61,8 @@ export interface RawSettings {
   prune?: boolean;
   /** Severities by check name (the schema lists the names). */
   checks?: Record<string, CheckLevel>;
+  /** Secret-looking variable names `${VAR}` may read (interpolate.ts, secretLooking). */
+  allowed_secret_variables?: string[];
 }
 
 export interface RawDefaults {

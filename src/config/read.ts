@@ -7,7 +7,13 @@ import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, WHOLE_FILE, type Diagnostic, type Position } from './diagnostics.js';
 
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/**
+ * The largest configuration file read: 64 MB. It fits the largest accounts monsync is meant for
+ * (50,000 monitors with an alert each as one pretty-printed JSON inventory: about 35 MB; the 5 MB
+ * it replaced refused a 10,000-monitor one) while a file far past any account stops here unparsed.
+ */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+const LIMIT_TEXT = `${MAX_FILE_BYTES} bytes, ${MAX_FILE_BYTES / 1024 / 1024} MB`;
 export const DEFAULT_CONFIG_FILE = 'monsync.yaml';
 
 export interface InputFile {
@@ -176,9 +182,9 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
   try {
     const info = await handle.stat();
     if (!info.isFile()) return fail('not a regular file', WHOLE_FILE);
-    if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
+    if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${LIMIT_TEXT})`, WHOLE_FILE);
     // Read at most one byte past the limit: the file may grow between stat and read. The buffer
-    // starts at the size stat gave (files are read in parallel: 5 MB each would add up).
+    // starts at the size stat gave (files are read in parallel: 64 MB each would add up).
     let buffer = Buffer.allocUnsafe(info.size + 1);
     let length = 0;
     for (;;) {
@@ -190,7 +196,7 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > MAX_FILE_BYTES) return fail(`file is too large (over ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
+      if (length > MAX_FILE_BYTES) return fail(`file is too large (over ${LIMIT_TEXT})`, WHOLE_FILE);
     }
     bytes = buffer.subarray(0, length);
   } catch (err) {

@@ -231,7 +231,7 @@ export interface ResolvedGroup {
 
 export interface Resolved {
   files: ValidFile[];
-  settings: { owner: string; ignore: string[]; prune: boolean; checks?: Record<string, CheckLevel> };
+  settings: { owner: string; ignore: string[]; prune: boolean; checks?: Record<string, CheckLevel>; allowed_secret_variables?: string[] };
   settingsRef: Ref | undefined;
   monitors: ResolvedMonitor[];
   /** Top-level alerts. */
@@ -299,6 +299,7 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
     prune: rawSettings.prune ?? false,
   };
   if (rawSettings.checks !== undefined) settings.checks = { ...rawSettings.checks };
+  if (rawSettings.allowed_secret_variables !== undefined) settings.allowed_secret_variables = [...rawSettings.allowed_secret_variables];
   const shared = defaultsOf(picked.file);
 
   const monitors: ResolvedMonitor[] = [];

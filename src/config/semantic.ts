@@ -6,7 +6,7 @@
  * Destination labels and unmanaged monitor labels are left to the plan: only the account knows them.
  */
 import { REQUIRED_MONITOR_FIELDS, type SourceRef } from '../model/desired.js';
-import { diag, type Diagnostic } from './diagnostics.js';
+import { diag, show, type Diagnostic } from './diagnostics.js';
 // One glob dialect for settings.ignore everywhere: the planner's.
 import { globMatch } from '../util/glob.js';
 import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup, type ResolvedMonitor } from './resolve.js';
@@ -51,6 +51,26 @@ function ignored(cx: Ctx, name: string): string | undefined {
 }
 
 const ignoreNote = (glob: string) => `settings.ignore glob ${JSON.stringify(glob)}`;
+
+/** Whitespace of any kind (NBSP, U+3000 and the rest of \s) or a zero-width character at either end. */
+const SURROUNDED = /^[\s\u200b-\u200d\u2060]|[\s\u200b-\u200d\u2060]$/;
+
+/**
+ * A declared identity (monitor label, group name, alert subject_init) that starts or ends with
+ * whitespace: refused, as it looks like another one on every screen. References (previous labels,
+ * group members, an alert's monitor) may name a live resource labelled so.
+ */
+function checkSurrounding(cx: Ctx, what: string, value: string, where: () => SourceRef): void {
+  if (!SURROUNDED.test(value)) return;
+  const kind = what.startsWith('monitor') ? 'labels' : what.startsWith('group') ? 'group names' : 'subjects';
+  const fix = what.startsWith('monitor')
+    ? 'to rename a live monitor labelled so, put that label in previous_labels'
+    : what.startsWith('group')
+      ? 'to rename a live group named so, put that name in previous_names'
+      : 'to rename a live alert with that subject, put it in previous_subjects';
+  const it = what.startsWith('alert') ? 'the alert' : what.startsWith('group') ? 'the group' : 'the monitor';
+  error(cx, where(), `${what} ${show(value)} starts or ends with whitespace: ${kind} are matched exactly, so it would not name ${it} it looks like; remove it (${fix})`);
+}
 
 export function checkSemantics(r: Resolved): Diagnostic[] {
   const cx: Ctx = { out: [], globs: r.settings.ignore, labels: new Map(), sharedLabels: new Set() };
@@ -98,6 +118,7 @@ function checkMonitors(cx: Ctx, monitors: readonly ResolvedMonitor[]): void {
       const here = labelAt(m);
       error(cx, here, `monitor label ${JSON.stringify(label)} is already defined at ${describeRef(labelAt(first), here.file)}`);
     } else labels.set(label, m);
+    checkSurrounding(cx, 'monitor label', label, () => labelAt(m));
     const glob = ignored(cx, label);
     if (glob) error(cx, labelAt(m), `monitor ${JSON.stringify(label)} matches ${ignoreNote(glob)}: monsync never touches ignored monitors; rename it or narrow the glob`);
     const values = m.values;
@@ -229,6 +250,7 @@ function subjectOwner(
 
 /** `topLevel`: an alert under top-level `alerts:`, whose monitor's type only the account knows (plan checks its timeout). */
 function checkAlert(cx: Ctx, subjects: Subjects, a: ResolvedAlert, owner: ResolvedMonitor | undefined, topLevel = false): void {
+  checkSurrounding(cx, 'alert subject_init', a.raw.subject_init, () => subjectAt(a));
   const first = subjectOwner(subjects, a.monitor, a.raw.subject_init, owner, a);
   if (first) {
     const here = subjectAt(a);
@@ -307,6 +329,7 @@ function checkGroups(
       const here = nameAt(g);
       error(cx, here, `group name ${JSON.stringify(g.raw.name)} is already defined at ${describeRef(nameAt(first), here.file)}`);
     } else groupNames.set(g.raw.name, g);
+    checkSurrounding(cx, 'group name', g.raw.name, () => nameAt(g));
     const glob = ignored(cx, g.raw.name);
     if (glob) error(cx, nameAt(g), `group ${JSON.stringify(g.raw.name)} matches ${ignoreNote(glob)}: monsync never touches ignored groups; rename it or narrow the glob`);
     const members = g.raw.monitors ?? [];

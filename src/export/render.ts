@@ -16,6 +16,7 @@ import {
   type Fields,
 } from './build.js';
 import { plural } from '../util/plural.js';
+import { escapeControl } from '../util/safe-text.js';
 
 export interface ExportFile {
   name: string;
@@ -158,7 +159,9 @@ function render(body: Fields, schemaPath: string, header: string[]): string {
   }
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && AMBIGUOUS.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+      // Text that acts on a terminal is double-quoted, where escapeControl's \uXXXX below is YAML's own
+      // escape: the file reads back as the same data and is safe to print.
+      if (typeof node.value === 'string' && (AMBIGUOUS.test(node.value) || escapeControl(node.value) !== node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
     Seq(_key, node) {
       if (node.items.every(isScalar) && flowLength(node.items.map((s) => (s as Scalar).value)) <= FLOW_MAX) node.flow = true;
@@ -171,7 +174,7 @@ function render(body: Fields, schemaPath: string, header: string[]): string {
       }
     },
   });
-  const text = doc.toString({ lineWidth: 0, flowCollectionPadding: true, indentSeq: true });
+  const text = escapeControl(doc.toString({ lineWidth: 0, flowCollectionPadding: true, indentSeq: true }));
   const comments = [`# yaml-language-server: $schema=${schemaPath}`, ...header.map((h) => `#${h}`)];
   return `${comments.join('\n')}\n${text}`;
 }

@@ -50,7 +50,8 @@ export interface ChangeNote {
   duplicate_of?: string;
   /**
    * Monitor creates: an unmanaged live monitor whose label differs from the declared one only in
-   * case or surrounding spaces. Declaring its exact label would adopt it instead.
+   * case, surrounding spaces or Unicode form (NFC/NFD, no-break spaces). Declaring its exact label
+   * would adopt it instead.
    */
   near_miss?: NearMiss;
   /** Group updates: member labels added and removed. */
@@ -86,7 +87,14 @@ export interface UncreatableAlert {
 export interface NearMiss {
   label: string;
   id: string;
-  differs: 'case' | 'spaces' | 'case and spaces';
+  differs:
+    | 'case'
+    | 'spaces'
+    | 'Unicode form'
+    | 'case and spaces'
+    | 'case and Unicode form'
+    | 'spaces and Unicode form'
+    | 'case, spaces and Unicode form';
 }
 
 export interface Change {

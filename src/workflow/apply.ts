@@ -158,18 +158,22 @@ async function execute(plan: Plan, api: MonitoringApi, opts: ApplyFlowOptions, p
 }
 
 async function loadSavedPlan(api: MonitoringApi, file: string, onProgress: OnProgress): Promise<{ plan: Plan; live: LiveState }> {
-  const { readSavedPlan, checkFingerprint } = await import('../apply/saved-plan.js');
+  const { readSavedPlan, checkFingerprint, proveSavedPlan, NO_DESIRED_STATE } = await import('../apply/saved-plan.js');
   const { fingerprintLive } = await import('../plan/fingerprint.js');
   const saved = await readSavedPlan(file);
   if (!saved.ok) throw new UserError(saved.error);
-  const plan = saved.plan;
-  if (plan.target !== api.baseUrl) {
-    throw new UserError(`this plan was made against ${plan.target}, not ${api.baseUrl}; run plan again`);
+  if (saved.desired === null) throw new UserError(`${file} ${NO_DESIRED_STATE}`);
+  const { plan: fromFile, desired } = saved;
+  if (fromFile.target !== api.baseUrl) {
+    throw new UserError(`this plan was made against ${fromFile.target}, not ${api.baseUrl}; run plan again`);
   }
-  const live = await readAccount(api, null, onProgress);
-  const check = checkFingerprint(plan, fingerprintLive(live, plan.options));
+  const live = await readAccount(api, desired, onProgress);
+  const check = checkFingerprint(fromFile, fingerprintLive(live, fromFile.options));
   if (!check.ok) throw new UserError(check.message);
-  return { plan, live };
+  // The account is the one the plan saw: the file's changes must be what planning its own desired state gives now.
+  const proved = proveSavedPlan(fromFile, desired, live, file);
+  if (!proved.ok) throw new UserError(proved.message);
+  return { plan: proved.plan, live };
 }
 
 /** Resources monsync owns in the account: the base of the percentage delete threshold. */

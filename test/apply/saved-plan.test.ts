@@ -5,10 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkFingerprint,
   parseSavedPlan,
+  proveSavedPlan,
   readSavedPlan,
+  serializePlan,
   SavedPlanError,
   writeSavedPlan,
 } from '../../src/apply/saved-plan.js';
+import { runChecks } from '../../src/checks/run.js';
+import { diff } from '../../src/plan/diff.js';
+import type { Plan } from '../../src/plan/types.js';
+import { dAlert, desiredState, dMonitor, liveAlert, liveMonitor, liveState, NOW, OWNER, TARGET } from '../plan/helpers.js';
 import { createAlert, createMonitor, deleteChange, makePlan, ref } from './plan-builder.js';
 
 let dir: string;
@@ -19,6 +25,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const desired = desiredState({ monitors: [dMonitor('mx-eu-3')] });
 const plan = makePlan([
   createMonitor('mx-eu-3'),
   createAlert('mx-eu-3', 'mx-eu-3 is DOWN', ref('monitor:mx-eu-3')),
@@ -28,9 +35,9 @@ const plan = makePlan([
 describe('saved plans', () => {
   it('round-trips a plan through a file, refs and all', async () => {
     const file = join(dir, 'plan.json');
-    await writeSavedPlan(file, plan);
+    await writeSavedPlan(file, plan, desired);
     const back = await readSavedPlan(file);
-    expect(back).toEqual({ ok: true, plan });
+    expect(back).toEqual({ ok: true, plan, desired });
     expect((await readFile(file, 'utf8')).endsWith('}\n')).toBe(true);
   });
 
@@ -38,7 +45,7 @@ describe('saved plans', () => {
   // the effects inside note, so saved plans and plan --json read as they always did.
   it('writes a change\'s effects inside its note, as format 1 always has, and reads them back apart', async () => {
     const file = join(dir, 'plan-effects.json');
-    await writeSavedPlan(file, plan);
+    await writeSavedPlan(file, plan, desired);
     const saved = JSON.parse(await readFile(file, 'utf8')) as { changes: Record<string, unknown>[] };
     expect(saved.changes[2]!['note']).toEqual({ pruned: true, cascade_alerts: 2 });
     expect(saved.changes[2]).not.toHaveProperty('effects');
@@ -95,7 +102,85 @@ describe('saved plans', () => {
 
   it('reports a file it cannot write as a typed error naming the file', async () => {
     const target = join(dir, 'no-such-dir', 'plan.json');
-    await expect(writeSavedPlan(target, plan)).rejects.toThrow(SavedPlanError);
-    await expect(writeSavedPlan(target, plan)).rejects.toThrow(`cannot write the plan to ${target}: no such file or directory`);
+    await expect(writeSavedPlan(target, plan, desired)).rejects.toThrow(SavedPlanError);
+    await expect(writeSavedPlan(target, plan, desired)).rejects.toThrow(`cannot write the plan to ${target}: no such file or directory`);
+  });
+});
+
+describe('a saved plan is applied only as it was made (issue 23, item 3)', () => {
+  // An account with a managed monitor to update, one to delete, an unmanaged HTTP-like monitor of
+  // another owner that an edited id could point at, and a configuration adding a monitor with an alert.
+  const live = liveState({
+    monitors: [
+      liveMonitor({ id: '10001', label: 'keep', meta: { 'managed-by': OWNER }, timer: 5 }),
+      liveMonitor({ id: '10002', label: 'todelete', meta: { 'managed-by': OWNER } }),
+      liveMonitor({ id: '10003', label: 'www-http', meta: {} }),
+    ],
+    alerts: [liveAlert({ id: '50001', monitor: '10002', subject_init: 'todelete DOWN' })],
+  });
+  const wanted = desiredState({
+    monitors: [dMonitor('keep', { timer: 10 }), dMonitor('new', {}, { alerts: [dAlert('new DOWN')] })],
+  });
+  const made: Plan = { ...diff(wanted, live, { target: TARGET, now: NOW }), checks: runChecks(wanted, live) };
+  /** The plan as `apply --plan` reads it from the file, after `edit`. */
+  const read = (edit: (p: any) => void = () => {}) => {
+    const data = JSON.parse(serializePlan(made, wanted));
+    edit(data);
+    const r = parseSavedPlan(JSON.stringify(data), 'p.json');
+    if (!r.ok) throw new Error(r.error);
+    return r;
+  };
+  const prove = (edit: (p: any) => void = () => {}) => {
+    const r = read(edit);
+    return proveSavedPlan(r.plan, r.desired!, live, 'p.json');
+  };
+  const at = (action: string) => made.changes.findIndex((c) => c.action === action);
+
+  it('the plan as saved proves: planning its desired state again gives every change exactly', () => {
+    expect(made.changes.map((c) => `${c.action} ${c.key}`)).toEqual(['update keep', 'create new', 'create new / new DOWN', 'delete todelete']);
+    const proved = prove();
+    expect(proved.ok ? 'proved' : proved.message).toBe('proved');
+    if (proved.ok) expect(JSON.parse(JSON.stringify(proved.plan))).toEqual(read().plan);
+  });
+
+  const edits: [string, (p: any) => void, RegExp][] = [
+    ["a delete's id pointing at another monitor", (p) => (p.changes[at('delete')].id = '10003'), /changes\[3\]\.id is "10003", planning again gives "10002"/],
+    ["a delete's call path pointing at another monitor", (p) => (p.changes[at('delete')].call.path = '/v1/Config/Monitor/10003/'), /changes\[3\]\.call is /],
+    ["an update's body", (p) => (p.changes[at('update')].call.body.ip_address = 'evil.example.com'), /changes\[0\]\.call is /],
+    ["a change's key", (p) => (p.changes[at('delete')].key = 'something-else'), /changes\[3\]\.key is "something-else", planning again gives "todelete"/],
+    ["a change's action", (p) => Object.assign(p.changes[at('update')], { action: 'delete', call: { method: 'DELETE', path: p.changes[at('update')].call.path } }), /changes\[0\]\.action is "delete", planning again gives "update"/],
+    ['a change removed', (p) => p.changes.splice(at('delete'), 1), /it holds 3 changes, planning again gives 4/],
+    ['a change added', (p) => p.changes.push({ ...p.changes[at('delete')], ref: 'monitor:x', id: '10003', key: 'www-http', call: { method: 'DELETE', path: '/v1/Config/Monitor/10003/' } }), /it holds 5 changes, planning again gives 4/],
+    ['the summary', (p) => (p.summary.delete = 0), /summary differs/],
+    ['the checks', (p) => (p.checks = undefined), /checks differs/],
+  ];
+
+  it.each(edits)('an edited plan file is refused with one message naming what differs: %s', (_name, edit, why) => {
+    const r = prove(edit);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.message).toMatch(/^p\.json is not what monsync plans for the configuration saved in it against this account \(/);
+    expect(r.message).toMatch(why);
+    expect(r.message).toMatch(/it was edited or damaged, so nothing was sent: run plan again$/);
+  });
+
+  it('an edited desired state that the planner stops on is refused, not thrown', () => {
+    const r = prove((p) => p.desired.monitors.push(p.desired.monitors[0]));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/planning it again fails/);
+  });
+
+  it('a desired state of the wrong shape is refused by the reader, naming the field', () => {
+    const data = JSON.parse(serializePlan(made, wanted));
+    data.desired.monitors[0].alerts = 'x';
+    expect(parseSavedPlan(JSON.stringify(data), 'p.json')).toEqual({
+      ok: false,
+      error: 'p.json is not a valid saved plan: desired.monitors[0] must be a monitor (label, previous_labels, spec, alerts, source)',
+    });
+  });
+
+  it('a plan file without its desired state (an older monsync) reads, for show, with desired null', () => {
+    const r = parseSavedPlan(serializePlan(made), 'p.json');
+    expect(r.ok && r.desired).toBe(null);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { interpolateString } from '../../src/config/interpolate.js';
+import { brief, diagnosticsOf, loadFiles, stateOf } from './helpers.js';
 
 const env = { MONSYNC_PASSWORD: 's3cret-pass', MONSYNC_CLIENT_SECRET: 'client-s3cret', SAME: 's3cret-pass', OK: 'fine' };
 
@@ -16,5 +17,70 @@ describe('credentials never become config values', () => {
 
   it('other variables interpolate as usual', () => {
     expect(interpolateString('a ${OK} b', env)).toMatchObject({ value: 'a fine b', problems: [] });
+  });
+});
+
+// Issue 23, item 6: `${VAR}` copied any variable of the CI environment into plans and PR comments.
+describe('variables whose names look like secrets are refused unless the settings list them', () => {
+  const ciEnv = {
+    GITHUB_TOKEN: 'ghs_0123456789abcdef',
+    CI_JOB_TOKEN: 'glcbt-64_abcdef',
+    AWS_SECRET_ACCESS_KEY: 'aws-secret-xyz',
+    SMTP_PASSWORD: 'smtp-pass-xyz',
+    DEPLOY_KEY: 'deploy-key-xyz',
+    ACTIONS_RUNTIME_URL: 'https://runtime.example/abc',
+    CI_REPOSITORY_URL: 'https://gitlab-ci-token:glcbt-64_abcdef@gitlab.example/x.git',
+    MX_HOST: 'mx.example.com',
+  };
+  const monitor = (value: string, settings = '') =>
+    `version: 1\n${settings}monitors:\n  - label: mx-1\n    ip_address: mx.example.com\n    test_account: probe@example.com\n    timer: 5\n    time_zone: UTC\n    custom_subject: "${value}"\n`;
+
+  it.each([
+    ['GITHUB_TOKEN', 'its name contains TOKEN'],
+    ['CI_JOB_TOKEN', 'its name contains TOKEN'],
+    ['AWS_SECRET_ACCESS_KEY', 'its name contains SECRET'],
+    ['SMTP_PASSWORD', 'its name contains PASSWORD'],
+    ['DEPLOY_KEY', 'its name contains KEY'],
+    ['ACTIONS_RUNTIME_URL', "it is a CI system's own variable, which may carry credentials"],
+    ['CI_REPOSITORY_URL', "it is a CI system's own variable, which may carry credentials"],
+  ])('${%s} is refused at file:line:column, its value nowhere', async (name, why) => {
+    const result = await loadFiles({ 'monsync.yaml': monitor(`[\${${name}}]`) }, { env: ciEnv });
+    const d = diagnosticsOf(result).map(brief);
+    expect(d).toEqual([
+      {
+        file: 'monsync.yaml',
+        line: 8,
+        column: 23,
+        message: `\${${name}} looks like a secret (${why}): monsync does not copy it into the configuration, where plans, PR comments and the service would show it; if it is not a secret, list ${name} in settings.allowed_secret_variables`,
+      },
+    ]);
+    expect(JSON.stringify(d)).not.toContain(ciEnv[name as keyof typeof ciEnv]);
+  });
+
+  it('a default does not make it safe: ${GITHUB_TOKEN:-x} is refused too', async () => {
+    const d = diagnosticsOf(await loadFiles({ 'monsync.yaml': monitor('${GITHUB_TOKEN:-x}') }, { env: {} })).map(brief);
+    expect(d.map((x) => x.message)).toEqual([expect.stringMatching(/^\$\{GITHUB_TOKEN\} looks like a secret/)]);
+  });
+
+  it('settings.allowed_secret_variables in another file lets the named variable through, and only it', async () => {
+    const files = {
+      'a.yaml': monitor('${DEPLOY_KEY} ${SMTP_PASSWORD}'),
+      'settings.yaml': 'version: 1\nsettings:\n  allowed_secret_variables: [DEPLOY_KEY]\n',
+    };
+    const d = diagnosticsOf(await loadFiles(files, { env: ciEnv })).map(brief);
+    expect(d.map((x) => `${x.file}:${x.line}:${x.column}: ${x.message.slice(0, 41)}`)).toEqual(['a.yaml:8:36: ${SMTP_PASSWORD} looks like a secret (its']);
+    const ok = stateOf(await loadFiles({ ...files, 'settings.yaml': 'version: 1\nsettings:\n  allowed_secret_variables: [DEPLOY_KEY, SMTP_PASSWORD]\n' }, { env: ciEnv }));
+    expect(ok.monitors[0]!.spec.custom_subject).toBe('deploy-key-xyz smtp-pass-xyz');
+  });
+
+  it('an ordinary name interpolates as before, and $${GITHUB_TOKEN} is a literal, not a reference', async () => {
+    const s = stateOf(await loadFiles({ 'monsync.yaml': monitor('${MX_HOST} $${GITHUB_TOKEN}') }, { env: ciEnv }));
+    expect(s.monitors[0]!.spec.custom_subject).toBe('mx.example.com ${GITHUB_TOKEN}');
+  });
+
+  it('in a JSON file too', async () => {
+    const json = JSON.stringify({ version: 1, monitors: [{ label: 'm', ip_address: 'mx', test_account: 'p@example.com', timer: 5, time_zone: 'UTC', custom_body: '${CI_JOB_TOKEN}' }] });
+    const d = diagnosticsOf(await loadFiles({ 'inventory.json': json }, { env: ciEnv })).map(brief);
+    expect(d.map((x) => x.message)).toEqual([expect.stringMatching(/^\$\{CI_JOB_TOKEN\} looks like a secret/)]);
   });
 });

@@ -9,6 +9,9 @@ import { loadConfig, MAX_FILE_BYTES } from '../../src/config/index.js';
 import { firstInvalidUtf8 } from '../../src/config/read.js';
 import { brief, diagnosticsOf, loadFiles, stateOf, writeTree } from './helpers.js';
 
+/** The limit until issue 23: 5 MB. */
+const MAX_FILE_BYTES_BEFORE = 5 * 1024 * 1024;
+
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 
@@ -19,7 +22,7 @@ async function only(files: Record<string, string | Uint8Array>) {
 }
 
 describe('hostile inputs', () => {
-  it('refuses a file over 5 MB without parsing it', async () => {
+  it('refuses a file over 64 MB without parsing it', async () => {
     const line = '# padding padding padding padding padding padding padding padding padding\n';
     const big = 'version: 1\n' + line.repeat(Math.ceil(MAX_FILE_BYTES / line.length));
     expect(Buffer.byteLength(big)).toBeGreaterThan(MAX_FILE_BYTES);
@@ -27,16 +30,40 @@ describe('hostile inputs', () => {
       file: 'big.yaml',
       line: 0,
       column: 0,
-      message: `file is too large (${Buffer.byteLength(big)} bytes; the limit is 5242880 bytes, 5 MB)`,
+      message: `file is too large (${Buffer.byteLength(big)} bytes; the limit is 67108864 bytes, 64 MB)`,
     });
   });
 
-  it('accepts a file of exactly 5 MB', async () => {
+  it('accepts a file of exactly 64 MB', async () => {
     const head = 'version: 1\n#';
     const exact = head + 'x'.repeat(MAX_FILE_BYTES - head.length - 1) + '\n';
     expect(Buffer.byteLength(exact)).toBe(MAX_FILE_BYTES);
     expect(stateOf(await loadFiles({ 'exact.yaml': exact })).files).toEqual(['exact.yaml']);
   });
+
+  // Issue 23, item 6: the 5 MB limit refused a 10,000-monitor JSON inventory (6.9 MB) that loadConfig
+  // accepts in memory. The limit fits the largest accounts README speaks of: 50,000 monitors as one
+  // pretty-printed JSON file are about 35 MB.
+  it('reads a 10,000-monitor pretty-printed JSON inventory of about 7 MB from a file', async () => {
+    const monitors = Array.from({ length: 10_000 }, (_, i) => ({
+      label: `mx-${String(i).padStart(5, '0')}`,
+      ip_address: `mx-${i}.mail.example.com`,
+      test_account: 'probe@example.com',
+      timer: 5,
+      time_zone: 'Europe/Berlin',
+      meta: { region: 'eu', site: `site-${i % 40}` },
+      port: 25,
+      use_tls: 'auto',
+      custom_subject: `[mx-${i}]`,
+      alerts: [
+        { subject_init: `mx-${i} is DOWN`, subject_term: `mx-${i} is UP`, timeout: 15, alert_destinations: [] },
+        { subject_init: `mx-${i} has been down for an hour`, subject_term: `mx-${i} recovered`, timeout: 60, alert_destinations: [], down_only: true },
+      ],
+    }));
+    const text = `${JSON.stringify({ version: 1, settings: { owner: 'mail-team' }, monitors }, null, 2)}\n`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(MAX_FILE_BYTES_BEFORE);
+    expect(stateOf(await loadFiles({ 'inventory.json': text })).monitors).toHaveLength(10_000);
+  }, 60_000);
 
   it('stops an alias bomb (billion laughs) quickly', async () => {
     const levels = ['x-a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];

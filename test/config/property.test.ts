@@ -23,7 +23,9 @@ const text = (min = 0) =>
     .filter((s) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/.test(s));
 /** What the service needs a name in: text that is not only whitespace. */
 const nonBlank = text(1).filter((s) => s.trim() !== '');
-const name = nonBlank.filter((s) => !/^(ext:|old:|legacy-)/.test(s));
+/** What an identity (label, group name, subject_init) is: not blank, and no whitespace of any kind at either end (issue 23). */
+const identity = nonBlank.filter((s) => !/^[\s\u200b-\u200d\u2060]|[\s\u200b-\u200d\u2060]$/.test(s));
+const name = identity.filter((s) => !/^(ext:|old:|legacy-)/.test(s));
 const email = fc.stringMatching(/^[a-z][a-z0-9]{0,8}(\.[a-z0-9]{1,5})?@[a-z]{1,8}\.(com|net|org)$/);
 const dests = fc.uniqueArray(fc.constantFrom('ops-mail', 'oncall-sms', 'duty-voice'), { maxLength: 3 });
 // Mostly a few shared keys, so defaults and items collide and key-wise merging is exercised.
@@ -76,7 +78,7 @@ function alertsArb(alertDefaults: Obj | undefined) {
   return fc
     .uniqueArray(
       fc.record({
-        subject_init: nonBlank.filter((s) => !s.startsWith('prev')),
+        subject_init: identity.filter((s) => !s.startsWith('prev')),
         subject_term: nonBlank,
         rest: optional(alertOptional),
         previous: fc.uniqueArray(text(1), { maxLength: 2 }),

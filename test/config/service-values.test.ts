@@ -108,8 +108,9 @@ describe('what validate accepts, the service accepts', () => {
         const alert = { subject_init: s, subject_term: s, timeout: 5 };
         const monitor = { label: s, ip_address: 'mx', test_account: 'probe@example.com', timer: 5, time_zone: 'UTC', alerts: [alert] };
         const state = await accepted({ version: 1, monitors: [monitor], groups: [{ name: s }] });
-        // The service trims before it asks whether anything is left.
-        expect(state !== undefined, JSON.stringify(s)).toBe(s.trim() !== '');
+        // The service trims before it asks whether anything is left; validate refuses any whitespace
+        // at either end of an identity (label, name, subject_init) too (issue 23).
+        expect(state !== undefined, JSON.stringify(s)).toBe(s.trim() !== '' && !/^[\s\u200b-\u200d\u2060]|[\s\u200b-\u200d\u2060]$/.test(s));
       }),
       { numRuns: 150 },
     );

@@ -209,6 +209,59 @@ describe('apply --plan', () => {
   });
 });
 
+describe('apply --plan refuses a plan file that is not what monsync plans (issue 23, item 3)', () => {
+  // Only the account was fingerprinted: an edited change id made apply delete or rewrite another
+  // monitor (`www-http`) while the display named the planned one.
+  async function editedPlan(name: string, edit: (p: any, s: EmuState) => void): Promise<string> {
+    expect((await cli(['apply', 'examples/realistic', '--auto-approve'])).code).toBe(0);
+    const dir = await realisticCopy(name, (f, t) => (f === 'americas.yaml' ? t.replace('timer: 15', 'timer: 30') : t));
+    const out = ws.path(`${name}.json`);
+    expect((await cli(['plan', dir, '--out', out])).code).toBe(0);
+    const data = JSON.parse(await readFile(out, 'utf8'));
+    expect(data.changes.map((c: { action: string; key: string }) => `${c.action} ${c.key}`)).toEqual(['update mx-br']);
+    edit(data, await state(emu));
+    await ws.write(`${name}.json`, JSON.stringify(data, null, 2));
+    await emu.control.clearRequests();
+    return out;
+  }
+
+  const edits: [string, (p: any, s: EmuState) => void, string][] = [
+    [
+      "the update's id and path pointed at an unmanaged HTTP monitor",
+      (p, s) => {
+        const id = byLabel(s, 'www-http').id;
+        Object.assign(p.changes[0], { id, call: { ...p.changes[0].call, path: `/v1/Config/Monitor/${id}/` } });
+      },
+      'changes[0].id is',
+    ],
+    ["the update's body", (p) => (p.changes[0].call.body.ip_address = 'mail.attacker.example'), 'changes[0].call is'],
+    ["the change's action", (p) => Object.assign(p.changes[0], { action: 'delete', call: { method: 'DELETE', path: p.changes[0].call.path } }), 'changes[0].action is "delete"'],
+    ['a change removed', (p) => p.changes.pop(), 'it holds 0 changes, planning again gives 1'],
+  ];
+
+  it.each(edits)('%s: one message, exit 1, no write', async (name, edit, why) => {
+    const out = await editedPlan(`edited-${name.replace(/\W+/g, '-')}`, edit);
+    const r = await cli(['apply', '--plan', out, '--auto-approve']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toContain(`Error: ${out} is not what monsync plans for the configuration saved in it against this account (${why}`);
+    expect(r.stderr).toContain('it was edited or damaged, so nothing was sent: run plan again');
+    expect(r.stdout).not.toContain('Applying');
+    expect(describeRequests(await writes(emu))).toEqual([]);
+  });
+
+  it('a plan file saved without its desired state (an older monsync) is refused with advice to plan again; show still shows it', async () => {
+    const out = await editedPlan('older-format', (p) => delete p.desired);
+    const r = await cli(['apply', '--plan', out, '--auto-approve']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Error: ${out} was saved without the configuration it was planned from (by an older monsync)`);
+    expect(r.stderr).toContain('run plan --out again');
+    expect(describeRequests(await writes(emu))).toEqual([]);
+    const shown = await cli(['show', out]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
+  });
+});
+
 describe('apply --plan where the configuration files are not there', () => {
   // A CI apply job runs the saved plan from another checkout or directory: the plan's files
   // (relative paths) are not found. The closing check cannot run, but the apply itself succeeded;

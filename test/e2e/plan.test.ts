@@ -181,7 +181,9 @@ describe('output formats', () => {
     expect(r.stdout).toContain('Plan: 22 to add');
     expect(r.stderr).toContain(`Saved the plan to ${out}`);
     const text = await readFile(out, 'utf8');
-    const saved = JSON.parse(text) as JsonPlan;
+    // The saved file is valid against the plan schema too, with the desired state apply plans again.
+    const saved = await planJson(text);
+    expect((saved as unknown as { desired: { monitors: unknown[] } }).desired.monitors).toHaveLength(8);
     expect(saved.changes).toHaveLength(22);
     expect(saved.target).toBe(emu.url);
     expect(text).not.toContain(PASSWORD);

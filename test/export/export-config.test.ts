@@ -215,3 +215,22 @@ describe('exportConfig', () => {
     expect(names).toEqual(['monsync.yaml', 'group.yaml', 'a-b.yaml', 'a-b-2.yaml', 'monsync-2.yaml', 'ungrouped.yaml']);
   });
 });
+
+// Issue 23, item 5: every line monsync prints is terminal-safe, export's YAML on stdout included;
+// the characters must stay the same data when the YAML is read back.
+describe('exportConfig with text that acts on a terminal', () => {
+  const H = '\u202e\u009b31m\u2028\u001b[2K\u2066';
+  it('writes such strings double-quoted with \\u escapes: no raw unsafe character, and they read back unchanged', () => {
+    const hostile = live({
+      monitors: [monitor({ id: 'm1', label: `mx-${H}`, ip_address: 'mx.example.com', meta: { [`k${H}`]: `v${H}`, 'managed-by': 'monsync' } })],
+      alerts: [alert({ id: 'a1', monitor: 'm1', subject_init: `down ${H}`, alert_destinations: ['d1'] })],
+      destinations: [destination('d1', 'ops-mail')],
+    });
+    const text = only(exportConfig(hostile, OPTS));
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069]/u);
+    const doc = parse(text);
+    expect(doc.monitors[0].label).toBe(`mx-${H}`);
+    expect(doc.monitors[0].meta).toEqual({ [`k${H}`]: `v${H}` });
+    expect(doc.monitors[0].alerts[0].subject_init).toBe(`down ${H}`);
+  });
+});

@@ -23,6 +23,8 @@ const text = (min = 0) =>
 /** `${` would be read as a variable; the format's escape is `$${`. */
 const safe = (s: string) => s.replaceAll('${', '$${');
 const name = text(1).filter((s) => /\S/.test(s)).map(safe);
+/** Labels, group names and subject_init: validate refuses whitespace at either end of an identity (issue 23). */
+const identity = name.filter((s) => !/^[\s\u200b-\u200d\u2060]|[\s\u200b-\u200d\u2060]$/.test(s));
 const email = fc.stringMatching(/^[a-z][a-z0-9]{0,6}@[a-z]{1,6}\.(com|org)$/);
 const meta = fc.dictionary(
   text(1).filter((k) => !['managed-by', '__proto__', 'constructor', '<<'].includes(k)).map(safe),
@@ -54,7 +56,7 @@ const alertFields = {
 const REQUIRED = ['ip_address', 'test_account', 'timer', 'time_zone'] as const;
 
 const alertsArb = fc.uniqueArray(
-  fc.record({ subject_init: name, subject_term: name, rest: fc.record(alertFields, { requiredKeys: ['timeout'] }) }),
+  fc.record({ subject_init: identity, subject_term: name, rest: fc.record(alertFields, { requiredKeys: ['timeout'] }) }),
   { selector: (a) => a.subject_init, maxLength: 2 },
 );
 
@@ -64,7 +66,7 @@ const configArb = fc.record({
   shared: fc.record(monitorFields, { requiredKeys: [...REQUIRED] }),
   monitors: fc.uniqueArray(
     fc.record({
-      label: name,
+      label: identity,
       merge: fc.boolean(),
       own: fc.record(monitorFields, { requiredKeys: [...REQUIRED] }),
       keep: fc.subarray(Object.keys(monitorFields)),
@@ -77,12 +79,12 @@ const configArb = fc.record({
     { nil: undefined },
   ),
   /** Alerts on monitors managed elsewhere (top-level `alerts:`). */
-  alerts: fc.uniqueArray(fc.record({ monitor: name.map((n) => `ext:${n}`), subject_init: name, subject_term: name, rest: fc.record(alertFields, { requiredKeys: ['timeout'] }) }), {
+  alerts: fc.uniqueArray(fc.record({ monitor: name.map((n) => `ext:${n}`), subject_init: identity, subject_term: name, rest: fc.record(alertFields, { requiredKeys: ['timeout'] }) }), {
     selector: (a) => `${a.monitor}\n${a.subject_init}`,
     maxLength: 2,
   }),
   groups: fc.uniqueArray(
-    fc.record({ name, previous_names: fc.uniqueArray(name.map((n) => `old ${n}`), { maxLength: 2 }), monitors: fc.uniqueArray(name, { maxLength: 3 }) }),
+    fc.record({ name: identity, previous_names: fc.uniqueArray(name.map((n) => `old ${n}`), { maxLength: 2 }), monitors: fc.uniqueArray(name, { maxLength: 3 }) }),
     { selector: (g) => g.name, maxLength: 2 },
   ),
 });

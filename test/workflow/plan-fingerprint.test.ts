@@ -54,7 +54,7 @@ describe('planFlow and the fingerprint', () => {
   });
 
   it('does not compute it when told the plan is only shown', async () => {
-    const { plan: p } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], fingerprint: false });
+    const { plan: p, desired } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], fingerprint: false });
     expect(computed).not.toHaveBeenCalled();
     expect(p.fingerprint).toBe('');
   });
@@ -89,10 +89,10 @@ describe('monsync plan and the fingerprint', () => {
 
 describe('a plan without a fingerprint is never saved', () => {
   it('is refused by writeSavedPlan, which writes nothing', async () => {
-    const { plan: p } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], fingerprint: false });
+    const { plan: p, desired } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], fingerprint: false });
     const file = join(dir, 'unsaved.json');
-    await expect(writeSavedPlan(file, p)).rejects.toBeInstanceOf(SavedPlanError);
-    await expect(writeSavedPlan(file, p)).rejects.toThrow(/fingerprint/);
+    await expect(writeSavedPlan(file, p, desired)).rejects.toBeInstanceOf(SavedPlanError);
+    await expect(writeSavedPlan(file, p, desired)).rejects.toThrow(/fingerprint/);
     expect(() => readFileSync(file)).toThrow();
   });
 });

@@ -20,10 +20,25 @@ import {
   type Fields,
 } from './values.js';
 
-const fold = (label: string): string => label.trim().toLowerCase();
+/**
+ * A label as a person sees it: Unicode compatibility form (NFC against NFD `café`, a no-break or
+ * ideographic space as a space), without whitespace of any kind at either end, in lower case.
+ */
+const fold = (label: string): string => label.normalize('NFKC').trim().toLowerCase();
+
+/** How two labels of one fold differ: each way that, set aside with the others, still tells them apart. */
+function differsIn(a: string, b: string): NearMiss['differs'] {
+  const parts: string[] = [];
+  if (a.normalize('NFKC').trim() !== b.normalize('NFKC').trim()) parts.push('case');
+  if (a.normalize('NFKC').toLowerCase() !== b.normalize('NFKC').toLowerCase()) parts.push('spaces');
+  if (a.trim().toLowerCase() !== b.trim().toLowerCase()) parts.push('Unicode form');
+  // Form and case (or spaces) can hide in each other (`CAFÉ` against `cafe\u0301`): all were needed.
+  if (parts.length === 0) parts.push('Unicode form');
+  return (parts.length < 3 ? parts.join(' and ') : 'case, spaces and Unicode form') as NearMiss['differs'];
+}
 
 /**
- * Unmanaged monitors nothing declared took, by their label folded (case, surrounding spaces): built
+ * Unmanaged monitors nothing declared took, by their label folded (case, surrounding spaces, Unicode form): built
  * when a plan first creates a monitor, and asked for near misses.
  */
 class NearMisses {
@@ -31,7 +46,7 @@ class NearMisses {
 
   constructor(private readonly ctx: PlanContext) {}
 
-  /** An unmanaged live monitor whose label differs from `label` only in case or surrounding spaces. */
+  /** An unmanaged live monitor whose label differs from `label` only in case, surrounding spaces or Unicode form. */
   find(label: string): NearMiss | undefined {
     const ctx = this.ctx;
     let folded = this.folded;
@@ -48,8 +63,7 @@ class NearMisses {
     const cands = folded.get(fold(label))?.filter((m) => m.label !== label);
     if (cands === undefined || cands.length === 0) return undefined;
     const m = keeperOf(cands);
-    const differs = m.label.trim() === label.trim() ? 'spaces' : m.label.toLowerCase() === label.toLowerCase() ? 'case' : 'case and spaces';
-    return { label: m.label, id: m.id, differs };
+    return { label: m.label, id: m.id, differs: differsIn(m.label, label) };
   }
 }
 
