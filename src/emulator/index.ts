@@ -10,13 +10,14 @@ import { buildControlRouter } from './control.js';
 import { FaultInjector } from './faults.js';
 import { createRequestHandler } from './http.js';
 import { StateFileError, StatePersister, readStateFile } from './persist.js';
-import { RequestLog } from './request-log.js';
+import { RequestLog, type Exchange } from './request-log.js';
 import { buildApiRouter } from './routes.js';
 import { applySeed } from './seed.js';
 import { EmulatorStore, type SeedBody, type SeedName } from './store/index.js';
 
 export { DEFAULT_CREDENTIALS, type Credentials } from './auth.js';
 export { StateFileError } from './persist.js';
+export type { Exchange } from './request-log.js';
 export { EmulatorStore, type SeedBody, type SeedName } from './store/index.js';
 
 export interface EmulatorOptions {
@@ -38,6 +39,8 @@ export interface EmulatorOptions {
   failureRate?: number;
   /** Called when a background state write fails (the emulator keeps serving). */
   onPersistError?: (err: Error) => void;
+  /** Told every /v1 and /v2 call with its answer (tests check answers against schemas/openapi.json). */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface RunningEmulator {
@@ -139,6 +142,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     controlRouter: buildControlRouter(),
     defaultSeed: () => seed,
     initialAccount: account,
+    onExchange: opts.onExchange,
   };
   const server = createServer(createRequestHandler(runtime));
   server.on('clientError', (_err, socket) => {

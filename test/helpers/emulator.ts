@@ -2,13 +2,20 @@
  * Starts an emulator on 127.0.0.1 (free port) for a test and wraps its control API. Every
  * call goes over HTTP with node's global fetch, exactly as a client would.
  */
-import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type EmulatorStore, type SeedName } from '../../src/emulator/index.js';
+import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type EmulatorStore, type Exchange, type SeedName } from '../../src/emulator/index.js';
+import { contractProblems } from './contract.js';
 
 export interface TestEmulator {
   url: string;
   port: number;
   store: EmulatorStore;
+  /**
+   * Stops the emulator, then fails (rejects) when an answer or a refusal of the run disagrees with
+   * schemas/openapi.json (helpers/contract.ts), naming each.
+   */
   close(): Promise<void>;
+  /** The calls so far with their answers, as the contract check sees them. */
+  readonly exchanges: readonly Exchange[];
   /** Authorization header value for v1 with the default account. */
   v1Auth: string;
   /** Fetches a v2 bearer token with the default client. */
@@ -52,9 +59,10 @@ export const basicAuth = (user: string, password: string): string =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 export async function startTestEmulator(
-  opts: Omit<EmulatorOptions, 'host' | 'port'> & { port?: number } = {},
+  opts: Omit<EmulatorOptions, 'host' | 'port' | 'onExchange'> & { port?: number } = {},
 ): Promise<TestEmulator> {
-  const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: opts.port ?? 0 });
+  const exchanges: Exchange[] = [];
+  const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: opts.port ?? 0, onExchange: (x) => exchanges.push(x) });
   const url = emu.url;
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -71,7 +79,16 @@ export async function startTestEmulator(
     url,
     port: emu.port,
     store: emu.store,
-    close: () => emu.close(),
+    exchanges,
+    async close() {
+      await emu.close();
+      const problems = contractProblems(exchanges);
+      // Reported once: a second close (afterAll after a test's own) has nothing new to say.
+      exchanges.length = 0;
+      if (problems.length > 0) {
+        throw new Error(`the emulator answered outside schemas/openapi.json (/v2/docs):\n${problems.slice(0, 20).join('\n')}${problems.length > 20 ? `\n... and ${problems.length - 20} more` : ''}`);
+      }
+    },
     v1Auth: basicAuth(DEFAULT_CREDENTIALS.v1.user, DEFAULT_CREDENTIALS.v1.password),
     async token() {
       const res = await fetch(`${url}/v2/token`, {
