@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from '../../src/emulator/docs.js';
 import { buildApiRouter } from '../../src/emulator/routes.js';
-import { ALERT_FIELDS, MONITOR_CREATE_FIELDS } from '../../src/emulator/validate.js';
+import { ALERT_FIELDS, MONITOR_BODY_TABLE, MONITOR_CREATE_FIELDS, TIMERS, TTLS } from '../../src/emulator/validate.js';
 import { apiCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 type Json = Record<string, any>;
@@ -148,6 +148,15 @@ describe('schemas/openapi.json', () => {
     expect(update.required).toBeUndefined();
     expect([create.additionalProperties, update.additionalProperties]).toEqual([false, false]);
     expect(Object.keys(doc.components.schemas.AlertCreate.properties).sort()).toEqual([...ALERT_FIELDS].sort());
+    for (const row of MONITOR_BODY_TABLE) {
+      const prop = create.properties[row.field];
+      expect(prop.default === undefined || row.createDefault === undefined ? 'none' : prop.default, row.field).toEqual(
+        prop.default === undefined || row.createDefault === undefined ? 'none' : row.createDefault,
+      );
+      expect(create.required.includes(row.field), row.field).toBe(row.required);
+    }
+    expect(create.properties.timer.enum).toEqual([...TIMERS]);
+    expect(create.properties.ttl.enum).toEqual([...TTLS]);
   });
 
   it('has no dangling $ref', () => {
