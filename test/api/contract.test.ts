@@ -18,7 +18,8 @@ const clients: MonitoringClient[] = [];
 let sleeps: number[] = [];
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'empty' });
+  // Seeds wire quirks (numbers as strings, ...) to see the client absorb them.
+  emu = await startTestEmulator({ seed: 'empty', contract: { seedsWireQuirks: true } });
 });
 
 afterAll(async () => {

@@ -81,8 +81,17 @@ export function requestValidator(template: string, method: string): ValidateFunc
   return validator(`/paths/${pointer(template)}/${method.toLowerCase()}/requestBody/content/${pointer(media)}/schema`);
 }
 
+export interface ContractOptions {
+  /**
+   * The test seeds objects (control API, raw) in wire shapes the document does not promise (numbers
+   * as strings, 0/1 for booleans, `meta: []`), to see monsync absorb them: the answers carrying them
+   * are its doing, so answer bodies are not checked (statuses and requests still are).
+   */
+  seedsWireQuirks?: boolean;
+}
+
 /** What is wrong with one exchange, by the document; empty when nothing is. */
-export function exchangeProblems(x: Exchange): string[] {
+export function exchangeProblems(x: Exchange, opts: ContractOptions = {}): string[] {
   if (x.fault !== null) return [];
   const template = operationPath(x.method, x.path);
   if (template === undefined) return [];
@@ -97,7 +106,7 @@ export function exchangeProblems(x: Exchange): string[] {
   const key = [status, `${status[0]}XX`, 'default'].find((k) => op.responses[k] !== undefined);
   const response = key === undefined ? undefined : op.responses[key];
   if (response === undefined) problems.push(`${where}: status ${status} is not documented for ${x.method} ${template}`);
-  else if (x.answer !== undefined && response.content?.['application/json']?.schema) {
+  else if (x.answer !== undefined && !opts.seedsWireQuirks && response.content?.['application/json']?.schema) {
     const v = validator(`/paths/${pointer(template)}/${method}/responses/${key}/content/${pointer('application/json')}/schema`);
     if (!v(x.answer)) problems.push(`${where}: the answer ${JSON.stringify(x.answer).slice(0, 300)} does not match the documented response: ${ajv.errorsText(v.errors)}`);
   }
@@ -118,6 +127,6 @@ export function exchangeProblems(x: Exchange): string[] {
 }
 
 /** Every problem of the exchanges, one line each. */
-export function contractProblems(exchanges: readonly Exchange[]): string[] {
-  return exchanges.flatMap(exchangeProblems);
+export function contractProblems(exchanges: readonly Exchange[], opts: ContractOptions = {}): string[] {
+  return exchanges.flatMap((x) => exchangeProblems(x, opts));
 }

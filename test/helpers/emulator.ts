@@ -3,7 +3,7 @@
  * call goes over HTTP with node's global fetch, exactly as a client would.
  */
 import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type EmulatorStore, type Exchange, type SeedName } from '../../src/emulator/index.js';
-import { contractProblems } from './contract.js';
+import { contractProblems, type ContractOptions } from './contract.js';
 
 export interface TestEmulator {
   url: string;
@@ -59,10 +59,11 @@ export const basicAuth = (user: string, password: string): string =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 export async function startTestEmulator(
-  opts: Omit<EmulatorOptions, 'host' | 'port' | 'onExchange'> & { port?: number } = {},
+  opts: Omit<EmulatorOptions, 'host' | 'port' | 'onExchange'> & { port?: number; contract?: ContractOptions } = {},
 ): Promise<TestEmulator> {
   const exchanges: Exchange[] = [];
-  const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: opts.port ?? 0, onExchange: (x) => exchanges.push(x) });
+  const { contract, ...emulatorOpts } = opts;
+  const emu = await startEmulator({ ...emulatorOpts, host: '127.0.0.1', port: opts.port ?? 0, onExchange: (x) => exchanges.push(x) });
   const url = emu.url;
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -82,7 +83,7 @@ export async function startTestEmulator(
     exchanges,
     async close() {
       await emu.close();
-      const problems = contractProblems(exchanges);
+      const problems = contractProblems(exchanges, contract);
       // Reported once: a second close (afterAll after a test's own) has nothing new to say.
       exchanges.length = 0;
       if (problems.length > 0) {

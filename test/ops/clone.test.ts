@@ -16,7 +16,8 @@ let original: TestEmulator;
 const started: RunningEmulator[] = [];
 
 beforeAll(async () => {
-  original = await startTestEmulator({ seed: 'default' });
+  // Seeds wire quirks (HTTP's `timer: "10"`, `meta: []`, `repeat: 1`) a clone must copy as they are.
+  original = await startTestEmulator({ seed: 'default', contract: { seedsWireQuirks: true } });
 });
 afterAll(async () => {
   await Promise.all(started.map((e) => e.close()));
