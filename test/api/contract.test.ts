@@ -18,8 +18,7 @@ const clients: MonitoringClient[] = [];
 let sleeps: number[] = [];
 
 beforeAll(async () => {
-  // Seeds wire quirks (numbers as strings, ...) to see the client absorb them.
-  emu = await startTestEmulator({ seed: 'empty', contract: { seedsWireQuirks: true } });
+  emu = await startTestEmulator({ seed: 'empty' });
 });
 
 afterAll(async () => {

@@ -62,6 +62,10 @@ export async function startTestEmulator(
   opts: Omit<EmulatorOptions, 'host' | 'port' | 'onExchange'> & { port?: number; contract?: ContractOptions } = {},
 ): Promise<TestEmulator> {
   const exchanges: Exchange[] = [];
+  // Ids of the objects seeded raw through control.seed since the last reset (helpers/contract.ts).
+  const seeded = new Set<string>();
+  // Problems found at a reset, reported at close.
+  const pending: string[] = [];
   const { contract, ...emulatorOpts } = opts;
   const emu = await startEmulator({ ...emulatorOpts, host: '127.0.0.1', port: opts.port ?? 0, onExchange: (x) => exchanges.push(x) });
   const url = emu.url;
@@ -83,7 +87,7 @@ export async function startTestEmulator(
     exchanges,
     async close() {
       await emu.close();
-      const problems = contractProblems(exchanges, contract);
+      const problems = [...pending.splice(0), ...contractProblems(exchanges, { ...contract, seeded })];
       // Reported once: a second close (afterAll after a test's own) has nothing new to say.
       exchanges.length = 0;
       if (problems.length > 0) {
@@ -105,8 +109,18 @@ export async function startTestEmulator(
       return json.access_token;
     },
     control: {
-      reset: (seed?: SeedName) => call('POST', 'reset', seed ? { seed } : {}),
-      seed: (body) => call('POST', 'seed', body),
+      reset: async (seed?: SeedName) => {
+        // Answers before the reset were checked against the ids seeded then; the counters start again.
+        const before = contractProblems(exchanges.splice(0), { ...contract, seeded });
+        pending.push(...before);
+        seeded.clear();
+        return call('POST', 'reset', seed ? { seed } : {});
+      },
+      seed: async (body) => {
+        const ids = await call<{ destinations: string[]; monitors: string[]; alerts: string[]; groups: string[] }>('POST', 'seed', body);
+        for (const id of [...ids.destinations, ...ids.monitors, ...ids.alerts, ...ids.groups]) seeded.add(id);
+        return ids;
+      },
       state: () => call('GET', 'state'),
       requests: async () => (await call<{ requests: RecordedRequest[] }>('GET', 'requests')).requests,
       clearRequests: async () => {

@@ -16,8 +16,7 @@ let original: TestEmulator;
 const started: RunningEmulator[] = [];
 
 beforeAll(async () => {
-  // Seeds wire quirks (HTTP's `timer: "10"`, `meta: []`, `repeat: 1`) a clone must copy as they are.
-  original = await startTestEmulator({ seed: 'default', contract: { seedsWireQuirks: true } });
+  original = await startTestEmulator({ seed: 'default' });
 });
 afterAll(async () => {
   await Promise.all(started.map((e) => e.close()));
