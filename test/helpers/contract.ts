@@ -83,12 +83,6 @@ export function requestValidator(template: string, method: string): ValidateFunc
 
 export interface ContractOptions {
   /**
-   * The test seeds objects (control API, raw) in wire shapes the document does not promise (numbers
-   * as strings, 0/1 for booleans, `meta: []`), to see monsync absorb them: the answers carrying them
-   * are its doing, so answer bodies are not checked (statuses and requests still are).
-   */
-  seedsWireQuirks?: boolean;
-  /**
    * Ids of objects the test seeded raw (control API): they come back as the test wrote them, which
    * may be a shape the service is not documented to send (null fields, numbers as strings), so an
    * answer's problems inside such an object are the test's doing and left out.
@@ -123,7 +117,7 @@ export function exchangeProblems(x: Exchange, opts: ContractOptions = {}): strin
   const key = [status, `${status[0]}XX`, 'default'].find((k) => op.responses[k] !== undefined);
   const response = key === undefined ? undefined : op.responses[key];
   if (response === undefined) problems.push(`${where}: status ${status} is not documented for ${x.method} ${template}`);
-  else if (x.answer !== undefined && !opts.seedsWireQuirks && response.content?.['application/json']?.schema) {
+  else if (x.answer !== undefined && response.content?.['application/json']?.schema) {
     const v = validator(`/paths/${pointer(template)}/${method}/responses/${key}/content/${pointer('application/json')}/schema`);
     const errors = v(x.answer) ? [] : (v.errors ?? []).filter((e) => !insideSeeded(x.answer, e.instancePath, opts.seeded));
     if (errors.length > 0) problems.push(`${where}: the answer ${JSON.stringify(x.answer).slice(0, 300)} does not match the documented response: ${ajv.errorsText(errors)}`);
