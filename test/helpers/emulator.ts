@@ -3,7 +3,7 @@
  * call goes over HTTP with node's global fetch, exactly as a client would.
  */
 import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type EmulatorStore, type Exchange, type SeedName } from '../../src/emulator/index.js';
-import { contractProblems, type ContractOptions } from './contract.js';
+import { contractProblems } from './contract.js';
 
 export interface TestEmulator {
   url: string;
@@ -59,15 +59,14 @@ export const basicAuth = (user: string, password: string): string =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 export async function startTestEmulator(
-  opts: Omit<EmulatorOptions, 'host' | 'port' | 'onExchange'> & { port?: number; contract?: ContractOptions } = {},
+  opts: Omit<EmulatorOptions, 'host' | 'port' | 'onExchange'> & { port?: number } = {},
 ): Promise<TestEmulator> {
   const exchanges: Exchange[] = [];
   // Ids of the objects seeded raw through control.seed since the last reset (helpers/contract.ts).
   const seeded = new Set<string>();
   // Problems found at a reset, reported at close.
   const pending: string[] = [];
-  const { contract, ...emulatorOpts } = opts;
-  const emu = await startEmulator({ ...emulatorOpts, host: '127.0.0.1', port: opts.port ?? 0, onExchange: (x) => exchanges.push(x) });
+  const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: opts.port ?? 0, onExchange: (x) => exchanges.push(x) });
   const url = emu.url;
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -87,7 +86,7 @@ export async function startTestEmulator(
     exchanges,
     async close() {
       await emu.close();
-      const problems = [...pending.splice(0), ...contractProblems(exchanges, { ...contract, seeded })];
+      const problems = [...pending.splice(0), ...contractProblems(exchanges, { seeded })];
       // Reported once: a second close (afterAll after a test's own) has nothing new to say.
       exchanges.length = 0;
       if (problems.length > 0) {
@@ -111,7 +110,7 @@ export async function startTestEmulator(
     control: {
       reset: async (seed?: SeedName) => {
         // Answers before the reset were checked against the ids seeded then; the counters start again.
-        const before = contractProblems(exchanges.splice(0), { ...contract, seeded });
+        const before = contractProblems(exchanges.splice(0), { seeded });
         pending.push(...before);
         seeded.clear();
         return call('POST', 'reset', seed ? { seed } : {});
