@@ -11,7 +11,8 @@
  * belongs, an unknown enum value) is malformed too: guessing would make plan lie. Malformed input
  * throws ApiError kind `malformed` naming the JSON location and, when known, the request.
  */
-import type { Alert, Attachment, Destination, Group, GroupMember, GroupSummary, MessageFormat, Monitor, UseTls } from '../model/live.js';
+import { MONITOR_FIELD_TABLE, type FieldSchema } from '../model/fields.js';
+import type { Alert, Destination, Group, GroupMember, GroupSummary, LiveMonitorFields, Monitor } from '../model/live.js';
 import { ApiError } from './errors.js';
 import type { QuirkCounter } from './quirks.js';
 import type {
@@ -272,42 +273,53 @@ export function canonicalDestinationType(s: string): string {
   return s.trim().toLowerCase();
 }
 
-const USE_TLS: readonly UseTls[] = ['on', 'off', 'auto'];
-const ATTACHMENTS: readonly Attachment[] = ['docx', 'pdf'];
-const MESSAGE_FORMATS: readonly MessageFormat[] = ['text/plain', 'text/html'];
+type FieldReader = (o: Obj, key: string, at: string, origin: Origin) => unknown;
+
+/**
+ * How a monitor field is read, from its row's schema: an enum of strings tolerates another case
+ * (and, where the row admits null, '' for null: "no attachment"), numbers may come as strings.
+ */
+function readerFor(schema: FieldSchema): FieldReader {
+  if (schema.enum !== undefined && schema.enum.some((v) => typeof v === 'string')) {
+    const allowed = schema.enum.filter((v): v is string => typeof v === 'string');
+    const emptyIsNull = schema.enum.includes(null);
+    return (o, key, at, origin) => enumOrNull(o, key, allowed, at, origin, emptyIsNull);
+  }
+  switch (schema.type) {
+    case 'integer':
+      return numOrNull;
+    case 'boolean':
+      return boolOrNull;
+    default:
+      return strOrNull;
+  }
+}
+
+/** The SMTP fields of MONITOR_FIELD_TABLE with their readers, in the table's order. */
+const MONITOR_FIELD_READERS: readonly (readonly [keyof LiveMonitorFields, FieldReader])[] = MONITOR_FIELD_TABLE.map((r) => [r.field, readerFor(r.schema)]);
 
 export function normalizeMonitor(raw: unknown, at = 'monitor', origin: Origin = NO_ORIGIN): Monitor {
   const o = asObject(raw, at, origin);
-  let ipAddress = strOrNull(o, 'ip_address', at, origin);
-  if (ipAddress === null) {
-    ipAddress = strOrNull(o, 'hostname', at, origin);
-    if (ipAddress !== null) origin.quirks?.note('hostname-for-ip-address', 'hostname');
-  }
   const wireType = str(o, 'type', at, origin);
   const type = canonicalMonitorType(wireType);
   if (origin.quirks !== undefined) {
     if (type !== wireType) origin.quirks.note('monitor-type-form', wireType);
     if (o['groups'] === undefined || o['groups'] === null) origin.quirks.note('monitor-without-groups', type);
   }
+  const fields: Record<string, unknown> = {};
+  for (const [field, read] of MONITOR_FIELD_READERS) fields[field] = read(o, field, at, origin);
+  if (fields['ip_address'] === null) {
+    fields['ip_address'] = strOrNull(o, 'hostname', at, origin);
+    if (fields['ip_address'] !== null) origin.quirks?.note('hostname-for-ip-address', 'hostname');
+  }
   return {
     id: idOf(o, 'id', at, origin),
     label: str(o, 'label', at, origin),
     type,
     description: strOrNull(o, 'description', at, origin),
-    ip_address: ipAddress,
-    port: numOrNull(o, 'port', at, origin),
-    ipv6: boolOrNull(o, 'ipv6', at, origin),
-    use_tls: enumOrNull(o, 'use_tls', USE_TLS, at, origin),
+    ...(fields as LiveMonitorFields),
     use_client_cert: boolOrNull(o, 'use_client_cert', at, origin),
-    test_account: strOrNull(o, 'test_account', at, origin),
-    attachment: enumOrNull(o, 'attachment', ATTACHMENTS, at, origin, true),
-    custom_subject: strOrNull(o, 'custom_subject', at, origin),
-    custom_body: strOrNull(o, 'custom_body', at, origin),
-    message_format: enumOrNull(o, 'message_format', MESSAGE_FORMATS, at, origin),
-    timer: numOrNull(o, 'timer', at, origin),
-    ttl: numOrNull(o, 'ttl', at, origin),
     timeout: numOrNull(o, 'timeout', at, origin),
-    time_zone: strOrNull(o, 'time_zone', at, origin),
     data_label: strOrNull(o, 'data_label', at, origin),
     meta: meta(o, 'meta', at, origin),
     alerts: strArrayOrNull(o, 'alerts', at, origin) ?? [],

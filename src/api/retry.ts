@@ -1,5 +1,5 @@
 /**
- * RETRY RULE (also in CONTRIBUTING.md, "Retries of API calls"). The decision lives in
+ * RETRY RULE (also in docs/retries.md). The decision lives in
  * retryDecision(); the transport (transport.ts) asks it and is the only place that sends a request
  * again: apply has no retry loop of its own.
  *

@@ -3,35 +3,19 @@
  * implements it over HTTP; tests may implement it in memory. One method per endpoint of API
  * sections 4.1 to 4.8. Results are canonical (src/model/live.ts), never raw wire shapes.
  */
-import type {
-  Alert,
-  Attachment,
-  Destination,
-  Group,
-  GroupSummary,
-  MessageFormat,
-  Monitor,
-  UseTls,
-} from '../model/live.js';
+import type { MonitorSpecValues } from '../model/fields.js';
+import type { Alert, Attachment, Destination, Group, GroupSummary, Monitor } from '../model/live.js';
 
-/** POST /v1/Config/Monitor/ body (SMTP). */
-export interface MonitorCreate {
+/**
+ * POST /v1/Config/Monitor/ body (SMTP): the fields of MONITOR_FIELD_TABLE (model/fields.ts), the
+ * required ones present; no attachment is sent as none (omitted on create).
+ */
+export type MonitorCreate = Omit<MonitorSpecValues, 'attachment'> & {
   type: 'smtp';
   label: string;
-  timer: number;
-  time_zone: string;
-  ip_address: string;
-  test_account: string;
-  use_tls?: UseTls;
   attachment?: Attachment;
-  custom_subject?: string;
-  custom_body?: string;
-  ttl?: number;
-  ipv6?: boolean;
-  message_format?: MessageFormat;
-  port?: number;
   meta?: Record<string, string>;
-}
+};
 
 /** PUT /v1/Config/Monitor/{id}/: only given fields change. `attachment: ''` clears it. */
 export type MonitorUpdate = Partial<Omit<MonitorCreate, 'attachment'>> & { attachment?: Attachment | '' };

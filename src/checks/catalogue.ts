@@ -5,8 +5,8 @@
  * service-notes.md), and up to two pure functions: `config` needs the configuration alone (run by
  * validate, plan and apply), `account` needs the account as plan read it (run by plan and apply).
  *
- * schemas/monsync.schema.json lists the names again (for editors and "did you mean"); a test holds
- * the two to the same names.
+ * schemas/monsync.schema.json lists the names again (for editors and "did you mean"): those parts
+ * are generated from this table (config-schema.ts; test/config/schema-generated.test.ts).
  */
 import type { DesiredState } from '../model/desired.js';
 import type { Account } from './account.js';

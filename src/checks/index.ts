@@ -4,5 +4,4 @@
  */
 export { CHECKS, CHECK_NAMES, isCheckName, needsOf, type Check, type CheckName } from './catalogue.js';
 export { blocking, compareFindings, levelsOf, runChecks } from './run.js';
-export { countFindings, formatFinding } from './format.js';
 export type { CheckLevel, Finding, FindingSeverity } from './types.js';

@@ -25,7 +25,7 @@ export async function runValidate(paths: string[], opts: ValidateOptions, io: Co
   }
   for (const line of formatDiagnosticLines(result.warnings)) err(line);
   const { state } = result;
-  const { blocking, countFindings, formatFinding, runChecks } = await import('../checks/index.js');
+  const [{ blocking, runChecks }, { countFindings, formatFinding }] = await Promise.all([import('../checks/index.js'), import('../render/findings.js')]);
   const findings = runChecks(state);
   for (const f of findings) err(formatFinding(f));
   if (blocking(findings, opts.strict).length > 0) {

@@ -2,34 +2,18 @@
  * The shape of one configuration file after schema validation (schemas/monsync.schema.json):
  * what the later stages may rely on. Defaults are not merged yet.
  */
-import { MONITOR_SPEC_FIELDS, type CheckLevel } from '../model/desired.js';
-import type { Attachment, MessageFormat, UseTls } from '../model/live.js';
+import type { CheckLevel } from '../model/desired.js';
+import type { AlertBodyValues, MonitorSpecValues } from '../model/fields.js';
 
-export interface RawMonitorFields {
+/** What a monitor (or `defaults.monitor`) may give: any field of MONITOR_FIELD_TABLE, `type` and `meta`. */
+export interface RawMonitorFields extends Partial<MonitorSpecValues> {
   type?: 'smtp';
-  timer?: number;
-  time_zone?: string;
-  ip_address?: string;
-  test_account?: string;
-  use_tls?: UseTls;
-  attachment?: Attachment | null;
-  custom_subject?: string;
-  custom_body?: string;
-  ttl?: number;
-  ipv6?: boolean;
-  message_format?: MessageFormat;
-  port?: number;
   meta?: Record<string, string>;
 }
 
-export interface RawAlertFields {
+/** What an alert (or `defaults.alert`) may give besides its subjects: the body rows of ALERT_FIELD_TABLE and `type`. */
+export interface RawAlertFields extends AlertBodyValues {
   type?: 'up-down';
-  timeout?: number;
-  alert_destinations?: string[];
-  message_init?: string;
-  message_term?: string;
-  down_only?: boolean;
-  repeat?: boolean;
 }
 
 export interface RawAlert extends RawAlertFields {
@@ -78,6 +62,3 @@ export interface RawFile {
   alerts?: RawAlert[];
   groups?: RawGroup[];
 }
-
-/** Monitor fields copied into MonitorSpec (`type` is always smtp and is not part of the spec). */
-export const SPEC_FIELDS = MONITOR_SPEC_FIELDS;

@@ -5,12 +5,11 @@
  * The merged monitors and alerts are built as the state will hold them, once: the checks read
  * them, and build.ts puts them together when nothing was wrong.
  */
-import type { CheckLevel, DesiredAlert, DesiredMonitor, MonitorSpec, SourceRef } from '../model/desired.js';
+import { MONITOR_SPEC_FIELDS, type CheckLevel, type DesiredAlert, type DesiredMonitor, type MonitorSpec, type SourceRef } from '../model/desired.js';
 import { DEFAULT_OWNER } from '../model/live.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 import type { PathSegment, Positions } from './locate.js';
 import {
-  SPEC_FIELDS,
   type RawAlert,
   type RawAlertFields,
   type RawFile,
@@ -177,7 +176,7 @@ export class ResolvedMonitor {
   private declare readonly locator: Positions;
   private declare readonly index: number;
   private declare readonly defaults: ItemDefaults<RawMonitorFields>;
-  /** The merged fields: the desired spec, in SPEC_FIELDS order, with the merged meta last. */
+  /** The merged fields: the desired spec, in MONITOR_SPEC_FIELDS order, with the merged meta last. */
   declare readonly values: Partial<RawMonitorFields>;
   declare readonly alerts: ResolvedAlert[];
   /** The monitor as the state holds it, defaults.monitor merged (required fields missing only with an error). */
@@ -194,7 +193,7 @@ export class ResolvedMonitor {
     this.locator = locator;
     this.index = index;
     this.defaults = defaults;
-    const spec = mergeFields(raw, defaults, SPEC_FIELDS);
+    const spec = mergeFields(raw, defaults, MONITOR_SPEC_FIELDS);
     // Default meta merged with the monitor's, key by key.
     const defaultMeta = defaults.values?.meta;
     if (defaultMeta === undefined) {

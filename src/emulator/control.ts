@@ -1,5 +1,5 @@
 /**
- * The control API under /_emulator/ (CONTRIBUTING.md): no auth, never recorded, never faulted.
+ * The control API under /_emulator/ (docs/emulator-reference.md): no auth, never recorded, never faulted.
  */
 import type { EmulatorClock } from './clock.js';
 import { badRequest, notFound } from './errors.js';

@@ -8,7 +8,7 @@ import { checkV1, type Credentials, type TokenService } from './auth.js';
 import type { EmulatorClock } from './clock.js';
 import type { ControlContext } from './control.js';
 import type { FaultInjector } from './faults.js';
-import type { RecordedRequest, RequestLog } from './request-log.js';
+import type { Exchange, RecordedRequest, RequestLog } from './request-log.js';
 import {
   apiOf,
   authFor,
@@ -34,6 +34,8 @@ export interface Runtime {
   controlRouter: Router<ControlContext>;
   defaultSeed: () => SeedName;
   initialAccount: SeedBody | null;
+  /** EmulatorOptions.onExchange. */
+  onExchange?: ((exchange: Exchange) => void) | undefined;
 }
 
 // Large enough for a seed of tens of thousands of objects through the control API.
@@ -188,6 +190,11 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   entry.status = result.status;
   entry.fault = faultLabels.length ? faultLabels.join('+') : null;
   rt.log.add(entry);
+  rt.onExchange?.({
+    ...entry,
+    contentType: req.headers['content-type'] ?? null,
+    answer: drop || result.text !== undefined ? undefined : result.body,
+  });
   if (drop) {
     // The request was processed in full; the answer is lost on the way back.
     req.socket.destroy();

@@ -11,7 +11,7 @@ import { buildControlRouter } from './control.js';
 import { FaultInjector } from './faults.js';
 import { createRequestHandler } from './http.js';
 import { StateFileError, StatePersister, readStateFile } from './persist.js';
-import { RequestLog } from './request-log.js';
+import { RequestLog, type Exchange } from './request-log.js';
 import { buildApiRouter } from './routes.js';
 import { applySeed } from './seed.js';
 import { EmulatorStore, type SeedBody, type SeedName } from './store/index.js';
@@ -20,6 +20,7 @@ import type { TlsMaterial } from './tls.js';
 export { DEFAULT_CREDENTIALS, type Credentials } from './auth.js';
 export type { TlsMaterial } from './tls.js';
 export { StateFileError } from './persist.js';
+export type { Exchange } from './request-log.js';
 export { EmulatorStore, type SeedBody, type SeedName } from './store/index.js';
 
 export interface EmulatorOptions {
@@ -48,6 +49,8 @@ export interface EmulatorOptions {
   tls?: true | TlsMaterial;
   /** HTTPS: called when a client's TLS handshake fails (a client that does not trust the CA). */
   onTlsError?: (err: Error) => void;
+  /** Told every /v1 and /v2 call with its answer (tests check answers against schemas/openapi.json). */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface RunningEmulator {
@@ -151,6 +154,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     controlRouter: buildControlRouter(),
     defaultSeed: () => seed,
     initialAccount: account,
+    onExchange: opts.onExchange,
   };
   const material = opts.tls === true ? await (await import('./tls.js')).makeTlsMaterial(host) : (opts.tls ?? null);
   const handler = createRequestHandler(runtime);

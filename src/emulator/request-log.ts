@@ -10,6 +10,17 @@ export interface RecordedRequest {
   fault: string | null;
 }
 
+/**
+ * One API call with its answer, told to EmulatorOptions.onExchange as it is answered: for tests
+ * that hold every answer to schemas/openapi.json (the request log keeps no answers, to stay small).
+ */
+export interface Exchange extends RecordedRequest {
+  /** The request's Content-Type header, if any. */
+  contentType: string | null;
+  /** The JSON answer sent (undefined for a dropped answer or a non-JSON page). */
+  answer: unknown;
+}
+
 // Bounded so a long-running demo emulator does not grow without limit.
 const MAX_ENTRIES = 100_000;
 

@@ -7,7 +7,7 @@
  * depends on when requests happened to arrive. Keying on the slot index rather than its time makes
  * a seed give the same sequence of results however late (in real time) a monitor was created.
  *
- * Timing (documented in CONTRIBUTING.md): a monitor's tests are aligned to its creation time, the
+ * Timing (documented in docs/emulator-reference.md): a monitor's tests are aligned to its creation time, the
  * first one `timer` minutes after it was created, then every `timer` minutes. Changing `timer`
  * starts a new schedule segment at the moment of the change, so earlier tests keep their times.
  * Results are kept (computable) for RETENTION_SECONDS.

@@ -157,85 +157,80 @@ function requireObject(body: unknown, what: string): JsonObject {
 // ---------------------------------------------------------------------------------------------
 // Monitors (4.4)
 
-export const MONITOR_CREATE_FIELDS = [
-  'type',
-  'label',
-  'timer',
-  'time_zone',
-  'ip_address',
-  'test_account',
-  'use_tls',
-  'attachment',
-  'custom_subject',
-  'custom_body',
-  'ttl',
-  'ipv6',
-  'message_format',
-  'port',
-  'meta',
-] as const;
+/**
+ * The emulator's own table of the SMTP monitor body (API 4.4), one row per field: whether a create
+ * must give it, what the stored monitor holds when a create leaves it out, and how a value is
+ * checked (a message pushed and undefined returned when it is bad). Kept apart from monsync's tables
+ * on purpose; test/model/monitor-fields.test.ts holds the two together.
+ */
+interface MonitorBodyRow {
+  readonly field: string;
+  readonly required: boolean;
+  /** Stored when a create leaves the field out (required fields have none). */
+  readonly createDefault?: Json;
+  readonly check: (p: Problems, field: string, v: unknown) => Json | undefined;
+}
 
-const MONITOR_REQUIRED = ['type', 'label', 'timer', 'time_zone', 'ip_address', 'test_account'] as const;
+const meta = (p: Problems, _field: string, v: unknown): Json | undefined => {
+  if (!isObject(v)) return p.add(`meta: must be an object of string values, got ${typeName(v)} ${show(v)}`);
+  const bad = Object.entries(v).filter(([, val]) => typeof val !== 'string');
+  for (const [k, val] of bad) p.add(`meta.${k}: must be a string, got ${typeName(val)} ${show(val)}`);
+  if (Object.keys(v).some((k) => k === '')) p.add('meta: keys must not be empty');
+  return bad.length > 0 ? undefined : { ...v };
+};
 
-type MonitorField = (typeof MONITOR_CREATE_FIELDS)[number];
-
-/** Validated values of the given fields only; `attachment` none is ''. */
-export type MonitorFields = Partial<Record<MonitorField, Json>>;
-
-function checkMonitorField(p: Problems, field: MonitorField, v: unknown): Json | undefined {
-  switch (field) {
-    case 'type':
-      if (v !== 'smtp') {
-        return p.add(`type: ${show(v)} is not one of smtp (only SMTP monitors can be created or modified)`);
-      }
-      return v;
-    case 'label':
-      return str(p, field, v, { nonEmpty: true });
-    case 'timer':
-      return oneOf(p, field, v, TIMERS);
-    case 'ttl':
-      return oneOf(p, field, v, TTLS);
-    case 'time_zone': {
-      const s = str(p, field, v, { nonEmpty: true });
+export const MONITOR_BODY_TABLE: readonly MonitorBodyRow[] = [
+  {
+    field: 'type',
+    required: true,
+    check: (p, _f, v) => (v === 'smtp' ? v : p.add(`type: ${show(v)} is not one of smtp (only SMTP monitors can be created or modified)`)),
+  },
+  { field: 'label', required: true, check: (p, f, v) => str(p, f, v, { nonEmpty: true }) },
+  { field: 'timer', required: true, check: (p, f, v) => oneOf(p, f, v, TIMERS) },
+  {
+    field: 'time_zone',
+    required: true,
+    check: (p, f, v) => {
+      const s = str(p, f, v, { nonEmpty: true });
       if (s === undefined) return undefined;
       return isKnownTimeZone(s) ? s : p.add(`time_zone: unknown zone ${s}`);
-    }
-    case 'ip_address': {
-      const s = str(p, field, v, { nonEmpty: true });
+    },
+  },
+  {
+    field: 'ip_address',
+    required: true,
+    check: (p, f, v) => {
+      const s = str(p, f, v, { nonEmpty: true });
       if (s === undefined) return undefined;
-      return isDeliveryTarget(s)
-        ? s
-        : p.add(`ip_address: ${s} is not a host name, an IP address, mx or mx:failover`);
-    }
-    case 'test_account': {
-      const s = str(p, field, v, { nonEmpty: true });
+      return isDeliveryTarget(s) ? s : p.add(`ip_address: ${s} is not a host name, an IP address, mx or mx:failover`);
+    },
+  },
+  {
+    field: 'test_account',
+    required: true,
+    check: (p, f, v) => {
+      const s = str(p, f, v, { nonEmpty: true });
       if (s === undefined) return undefined;
       return isEmail(s) ? s : p.add(`test_account: ${s} is not a valid e-mail address`);
-    }
-    case 'use_tls':
-      return oneOf(p, field, v, USE_TLS);
-    case 'attachment':
-      if (v === null || v === '') return '';
-      return oneOf(p, field, v, ATTACHMENTS);
-    case 'custom_subject':
-    case 'custom_body':
-      if (v === null) return '';
-      return str(p, field, v);
-    case 'ipv6':
-      return bool(p, field, v);
-    case 'message_format':
-      return oneOf(p, field, v, MESSAGE_FORMATS);
-    case 'port':
-      return int(p, field, v, 1, 65535);
-    case 'meta': {
-      if (!isObject(v)) return p.add(`meta: must be an object of string values, got ${typeName(v)} ${show(v)}`);
-      const bad = Object.entries(v).filter(([, val]) => typeof val !== 'string');
-      for (const [k, val] of bad) p.add(`meta.${k}: must be a string, got ${typeName(val)} ${show(val)}`);
-      if (Object.keys(v).some((k) => k === '')) p.add('meta: keys must not be empty');
-      return bad.length > 0 ? undefined : { ...v };
-    }
-  }
-}
+    },
+  },
+  { field: 'use_tls', required: false, createDefault: 'auto', check: (p, f, v) => oneOf(p, f, v, USE_TLS) },
+  // None is '' on the wire; null is read as none too.
+  { field: 'attachment', required: false, createDefault: '', check: (p, f, v) => (v === null || v === '' ? '' : oneOf(p, f, v, ATTACHMENTS)) },
+  { field: 'custom_subject', required: false, createDefault: '', check: (p, f, v) => (v === null ? '' : str(p, f, v)) },
+  { field: 'custom_body', required: false, createDefault: '', check: (p, f, v) => (v === null ? '' : str(p, f, v)) },
+  { field: 'ttl', required: false, createDefault: 0, check: (p, f, v) => oneOf(p, f, v, TTLS) },
+  { field: 'ipv6', required: false, createDefault: false, check: (p, f, v) => bool(p, f, v) },
+  { field: 'message_format', required: false, createDefault: 'text/plain', check: (p, f, v) => oneOf(p, f, v, MESSAGE_FORMATS) },
+  { field: 'port', required: false, createDefault: 25, check: (p, f, v) => int(p, f, v, 1, 65535) },
+  { field: 'meta', required: false, createDefault: {}, check: meta },
+];
+
+export const MONITOR_CREATE_FIELDS: readonly string[] = MONITOR_BODY_TABLE.map((r) => r.field);
+const MONITOR_REQUIRED: readonly string[] = MONITOR_BODY_TABLE.filter((r) => r.required).map((r) => r.field);
+
+/** Validated values of the given fields only; `attachment` none is ''. */
+export type MonitorFields = Partial<Record<string, Json>>;
 
 /** Validates the given fields of a monitor body; `create` also demands the required ones. */
 export function validateMonitorBody(body: unknown, mode: 'create' | 'update'): MonitorFields {
@@ -248,14 +243,14 @@ export function validateMonitorBody(body: unknown, mode: 'create' | 'update'): M
     }
   }
   const out: MonitorFields = {};
-  for (const f of MONITOR_CREATE_FIELDS) {
+  for (const { field: f, required, check } of MONITOR_BODY_TABLE) {
     const v = obj[f];
     if (v === undefined) continue;
-    if (v === null && (MONITOR_REQUIRED as readonly string[]).includes(f)) {
+    if (v === null && required) {
       if (mode === 'update') p.add(`${f}: must not be null`);
       continue;
     }
-    const checked = checkMonitorField(p, f, v);
+    const checked = check(p, f, v);
     if (checked !== undefined) out[f] = checked;
   }
   p.throwIfAny();

@@ -4,9 +4,10 @@
  * monitor / alert shares factored into `defaults`. Pure: no I/O, no clock, so the same account
  * always gives the same documents.
  */
-import { ALERT_BODY_FIELDS, REQUIRED_MONITOR_FIELDS, type MonitorSpecField } from '../model/desired.js';
+import { ALERT_BODY_FIELDS, REQUIRED_MONITOR_FIELDS } from '../model/desired.js';
+import { ALERT_FIELD_DEFAULTS, ALERT_FIELD_NAMES, MONITOR_FACTORABLE_FIELDS, MONITOR_FIELD_DEFAULTS } from '../model/fields.js';
 import type { Alert, LiveState, Monitor } from '../model/live.js';
-import { ALLOWED_TIMERS, ALLOWED_TTLS, DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
+import { ALLOWED_TIMERS, ALLOWED_TTLS, OWNER_META_KEY } from '../model/live.js';
 import { globMatch } from '../util/glob.js';
 import { groupBy } from '../util/group-by.js';
 import { plural } from '../util/plural.js';
@@ -64,49 +65,23 @@ export interface ExportModel {
 }
 
 /**
- * Monitor fields, in the order export writes them, that can move into `defaults.monitor`: every field
- * of the model's table (MONITOR_SPEC_TABLE) but `ip_address` and `test_account`, which are written on
- * each monitor, first (test/model/monitor-fields.test.ts checks none is left out).
+ * Monitor fields, in the order export writes them, that can move into `defaults.monitor`: every row
+ * of MONITOR_FIELD_TABLE (model/fields.ts) but those written on each monitor (`ip_address`,
+ * `test_account`), in the table's export order.
  */
-export const MONITOR_FACTORABLE = [
-  'timer',
-  'time_zone',
-  'use_tls',
-  'port',
-  'ipv6',
-  'ttl',
-  'message_format',
-  'attachment',
-  'custom_subject',
-  'custom_body',
-] as const satisfies readonly MonitorSpecField[];
+export const MONITOR_FACTORABLE = MONITOR_FACTORABLE_FIELDS;
 
 /** Alert fields, in the order they are written, that can move into `defaults.alert`. */
 export const ALERT_FACTORABLE = ALERT_BODY_FIELDS;
 
 /**
  * What an omitted field means: the API's documented create defaults for monitors; for alerts the
- * values the service treats as "nothing" (no destinations, empty texts, flags off). `undefined`
- * marks fields without a default (required ones).
+ * values the service treats as "nothing" (no destinations, empty texts, flags off). Fields without
+ * one (the required ones) are not keys.
  */
-const MONITOR_DEFAULTS: Fields = {
-  use_tls: DOCUMENTED_MONITOR_DEFAULTS.use_tls,
-  port: DOCUMENTED_MONITOR_DEFAULTS.port,
-  ipv6: DOCUMENTED_MONITOR_DEFAULTS.ipv6,
-  ttl: DOCUMENTED_MONITOR_DEFAULTS.ttl,
-  message_format: DOCUMENTED_MONITOR_DEFAULTS.message_format,
-  attachment: DOCUMENTED_MONITOR_DEFAULTS.attachment,
-  custom_subject: DOCUMENTED_MONITOR_DEFAULTS.custom_subject,
-  custom_body: DOCUMENTED_MONITOR_DEFAULTS.custom_body,
-};
+const MONITOR_DEFAULTS: Fields = MONITOR_FIELD_DEFAULTS;
 
-const ALERT_DEFAULTS: Fields = {
-  alert_destinations: [],
-  message_init: '',
-  message_term: '',
-  down_only: false,
-  repeat: false,
-};
+const ALERT_DEFAULTS: Fields = ALERT_FIELD_DEFAULTS;
 
 export interface BuildOptions {
   match?: readonly string[];
@@ -286,17 +261,13 @@ function destinationsOf(cx: BuildCtx, dest: DestinationIndex, a: Alert, where: s
   return [...new Set(labels)].sort(cmp);
 }
 
+/** Canonical values of an alert's fields, in the table's order: what the service left null means the default. */
 function alertValues(cx: BuildCtx, dest: DestinationIndex, a: Alert, where: string): Fields {
-  return {
-    subject_init: a.subject_init,
-    subject_term: a.subject_term,
-    timeout: a.timeout,
-    alert_destinations: destinationsOf(cx, dest, a, where),
-    message_init: a.message_init ?? '',
-    message_term: a.message_term ?? '',
-    down_only: a.down_only ?? false,
-    repeat: a.repeat ?? false,
-  };
+  const v: Fields = {};
+  for (const f of ALERT_FIELD_NAMES) {
+    v[f] = f === 'alert_destinations' ? destinationsOf(cx, dest, a, where) : (a[f] ?? ALERT_DEFAULTS[f] ?? null);
+  }
+  return v;
 }
 
 /** Alerts: nested under exported SMTP monitors (by monitor id), top level for monitors of other types. */
@@ -439,18 +410,8 @@ function assemble(
 
 /** Canonical values of a monitor's factorable fields: null (not sent) means the documented default. */
 function monitorValues(m: Monitor): Fields {
-  const v: Fields = {
-    timer: m.timer,
-    time_zone: m.time_zone,
-    use_tls: m.use_tls ?? MONITOR_DEFAULTS.use_tls,
-    port: m.port ?? MONITOR_DEFAULTS.port,
-    ipv6: m.ipv6 ?? MONITOR_DEFAULTS.ipv6,
-    ttl: m.ttl ?? MONITOR_DEFAULTS.ttl,
-    message_format: m.message_format ?? MONITOR_DEFAULTS.message_format,
-    attachment: m.attachment ?? null,
-    custom_subject: m.custom_subject ?? '',
-    custom_body: m.custom_body ?? '',
-  };
+  const v: Fields = {};
+  for (const f of MONITOR_FACTORABLE) v[f] = m[f] ?? MONITOR_DEFAULTS[f] ?? null;
   return v;
 }
 

@@ -3,44 +3,17 @@
  * references still by label (monitors, destinations) or name (groups). Documented API defaults are
  * NOT filled in here, so renderers can show what the user wrote; src/plan applies them when diffing.
  */
-import type { Attachment, MessageFormat, UseTls } from './live.js';
+import type { MonitorSpecValues } from './fields.js';
 
-/**
- * The SMTP monitor fields a configuration sets (API section 4.4 minus `type`, `label` and `meta`), in
- * the order plans show them, and whether every monitor must have one (the service requires it on
- * create: the loader demands it, a create always sends it). The one table the loader, the planner and
- * export derive their field lists from. The emulator keeps its own list, as an independent
- * implementation of the service; test/model/monitor-fields.test.ts holds the two together.
- */
-export const MONITOR_SPEC_TABLE = [
-  { field: 'ip_address', required: true },
-  { field: 'test_account', required: true },
-  { field: 'timer', required: true },
-  { field: 'time_zone', required: true },
-  { field: 'port', required: false },
-  { field: 'ipv6', required: false },
-  { field: 'use_tls', required: false },
-  { field: 'attachment', required: false },
-  { field: 'custom_subject', required: false },
-  { field: 'custom_body', required: false },
-  { field: 'message_format', required: false },
-  { field: 'ttl', required: false },
-] as const;
-
-type SpecRow = (typeof MONITOR_SPEC_TABLE)[number];
-export type MonitorSpecField = SpecRow['field'];
-export type RequiredMonitorField = Extract<SpecRow, { required: true }>['field'];
-export type OptionalMonitorField = Extract<SpecRow, { required: false }>['field'];
-
-/** Every field of the table, in plan order. */
-export const MONITOR_SPEC_FIELDS: readonly MonitorSpecField[] = MONITOR_SPEC_TABLE.map((r) => r.field);
-/** The fields every monitor has: `ip_address`, `test_account`, `timer`, `time_zone`. */
-export const REQUIRED_MONITOR_FIELDS = MONITOR_SPEC_TABLE.filter((r): r is Extract<SpecRow, { required: true }> => r.required).map((r) => r.field);
-/** The fields a monitor may leave to the service's documented defaults. */
-export const OPTIONAL_MONITOR_FIELDS = MONITOR_SPEC_TABLE.filter((r): r is Extract<SpecRow, { required: false }> => !r.required).map((r) => r.field);
-
-/** Alert fields besides the two subjects: what `defaults.alert` may supply and export may factor out. */
-export const ALERT_BODY_FIELDS = ['timeout', 'alert_destinations', 'message_init', 'message_term', 'down_only', 'repeat'] as const;
+export {
+  ALERT_BODY_FIELDS,
+  MONITOR_SPEC_FIELDS,
+  OPTIONAL_MONITOR_FIELDS,
+  REQUIRED_MONITOR_FIELDS,
+  type MonitorSpecField,
+  type OptionalMonitorField,
+  type RequiredMonitorField,
+} from './fields.js';
 
 /** Where a value came from, for diagnostics and for plans that point back at the YAML. */
 export interface SourceRef {
@@ -49,20 +22,11 @@ export interface SourceRef {
   column: number;
 }
 
-/** The SMTP create fields of API section 4.4 (type is always `smtp`), all optional but the required four. */
-export interface MonitorSpec {
-  ip_address: string;
-  test_account: string;
-  timer: number;
-  time_zone: string;
-  port?: number;
-  ipv6?: boolean;
-  use_tls?: UseTls;
-  attachment?: Attachment | null;
-  custom_subject?: string;
-  custom_body?: string;
-  message_format?: MessageFormat;
-  ttl?: number;
+/**
+ * The SMTP create fields of API section 4.4 (type is always `smtp`): the required four, the others
+ * optional; one per row of MONITOR_FIELD_TABLE (model/fields.ts).
+ */
+export interface MonitorSpec extends MonitorSpecValues {
   /** User meta only: the ownership marker is added by plan, never written by the user. */
   meta?: Record<string, string>;
 }

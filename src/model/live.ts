@@ -7,36 +7,33 @@
  * defaults themselves (see DOCUMENTED_MONITOR_DEFAULTS) rather than guessing here.
  */
 
-export type UseTls = 'on' | 'off' | 'auto';
-export type Attachment = 'docx' | 'pdf';
-export type MessageFormat = 'text/plain' | 'text/html';
+import { ALLOWED_TIMERS, ALLOWED_TTLS, MONITOR_FIELD_DEFAULTS, type MonitorFieldValue, type MonitorSpecField } from './fields.js';
+
+export { ALLOWED_TIMERS, ALLOWED_TTLS };
+
+export type UseTls = MonitorFieldValue<'use_tls'>;
+export type Attachment = Exclude<MonitorFieldValue<'attachment'>, null>;
+export type MessageFormat = MonitorFieldValue<'message_format'>;
 export type DestinationType = 'email' | 'sms' | 'voice';
 
 /** Canonical monitor types: lower case, words joined by '-' ("DNS Query" -> "dns-query"). */
 export type MonitorType = 'smtp' | 'http' | 'ping' | 'dns-query' | 'tcp-port' | 'ssh-port' | (string & {});
 
-export interface Monitor {
+/**
+ * The SMTP fields of a monitor (one per row of MONITOR_FIELD_TABLE), null where the service left
+ * them out or sent null. `ip_address` comes from `hostname` where the service sends the older field
+ * name; an empty `attachment` on the wire is null here (both mean "no attachment"); `timer` is
+ * always a number here, whatever the wire sent.
+ */
+export type LiveMonitorFields = { [F in MonitorSpecField]: MonitorFieldValue<F> | null };
+
+export interface Monitor extends LiveMonitorFields {
   id: string;
   label: string;
   type: MonitorType;
   description: string | null;
-  /** From `ip_address`, or from `hostname` where the service sends the older field name. */
-  ip_address: string | null;
-  port: number | null;
-  ipv6: boolean | null;
-  use_tls: UseTls | null;
   use_client_cert: boolean | null;
-  test_account: string | null;
-  /** Empty string on the wire is normalised to null: both mean "no attachment". */
-  attachment: Attachment | null;
-  custom_subject: string | null;
-  custom_body: string | null;
-  message_format: MessageFormat | null;
-  /** Always a number here, whatever the wire sent. */
-  timer: number | null;
-  ttl: number | null;
   timeout: number | null;
-  time_zone: string | null;
   data_label: string | null;
   meta: Record<string, string>;
   alerts: string[];
@@ -98,18 +95,9 @@ export interface LiveState {
 
 /** Documented defaults of the create body (API section 4.4): an omitted field means this value. */
 export const DOCUMENTED_MONITOR_DEFAULTS = {
-  port: 25,
-  use_tls: 'auto' as UseTls,
-  ipv6: false,
-  message_format: 'text/plain' as MessageFormat,
-  attachment: null as Attachment | null,
-  custom_subject: '',
-  custom_body: '',
-  ttl: 0,
+  ...MONITOR_FIELD_DEFAULTS,
   meta: {} as Record<string, string>,
 };
 
-export const ALLOWED_TIMERS = [3, 5, 10, 15, 20, 30] as const;
-export const ALLOWED_TTLS = [0, 30, 60, 180, 300, 600, 1800] as const;
 export const OWNER_META_KEY = 'managed-by';
 export const DEFAULT_OWNER = 'monsync';

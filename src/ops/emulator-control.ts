@@ -1,5 +1,5 @@
 /**
- * The emulator's control API (/_emulator/, CONTRIBUTING.md) as the drill uses it. Only ever on a
+ * The emulator's control API (/_emulator/, docs/emulator-reference.md) as the drill uses it. Only ever on a
  * loopback address, and never with credentials: the control API has no auth, and a drill pointed
  * by mistake at the real service must not get as far as sending anything.
  */

@@ -6,7 +6,7 @@ import type { MonitoringApi, PausedAlert } from '../api/types.js';
 import { UsageError } from '../util/errors.js';
 import type { Alert, Monitor } from '../model/live.js';
 import { readConsistently } from '../plan/consistency.js';
-import { checkAlertRef, resolveAlertRef, resolveMonitor, type ResolvedAlert } from './resolve.js';
+import { checkAlertRef, resolveAlertRef, resolveMonitor, type FoundAlert } from './resolve.js';
 
 export interface TargetOptions {
   monitor?: string[];
@@ -14,7 +14,7 @@ export interface TargetOptions {
   all?: boolean;
 }
 
-export type Targets = { kind: 'all' } | { kind: 'some'; monitors: Monitor[]; alerts: ResolvedAlert[] };
+export type Targets = { kind: 'all' } | { kind: 'some'; monitors: Monitor[]; alerts: FoundAlert[] };
 
 export function targetsGiven(opts: TargetOptions, verb: 'pause' | 'resume'): 'all' | 'some' {
   const some = (opts.monitor?.length ?? 0) + (opts.alert?.length ?? 0) > 0;
@@ -41,7 +41,7 @@ export async function resolveTargets(api: MonitoringApi, opts: TargetOptions, ve
     seenMonitors.add(m.id);
   }
   const seenAlerts = new Set<string>();
-  const pickedAlerts: ResolvedAlert[] = [];
+  const pickedAlerts: FoundAlert[] = [];
   for (const ref of opts.alert ?? []) {
     const r = resolveAlertRef(ref, monitors, alerts ?? []);
     // Already covered by a --monitor of the same command.

@@ -59,7 +59,8 @@ export function resolveMonitor(label: string, monitors: readonly Monitor[]): Mon
   });
 }
 
-export interface ResolvedAlert {
+/** An alert found by a `MONITOR:SUBJECT` reference, with its monitor (not config/resolve.ts's ResolvedAlert, a declared alert). */
+export interface FoundAlert {
   monitor: Monitor;
   alert: Alert;
 }
@@ -76,7 +77,7 @@ export function checkAlertRef(ref: string): void {
  * subjects may both contain colons, so every split whose left side is an existing label is tried;
  * the reference must name exactly one alert.
  */
-export function resolveAlertRef(ref: string, monitors: readonly Monitor[], alerts: readonly Alert[]): ResolvedAlert {
+export function resolveAlertRef(ref: string, monitors: readonly Monitor[], alerts: readonly Alert[]): FoundAlert {
   const colons: number[] = [];
   for (let i = ref.indexOf(':'); i >= 0; i = ref.indexOf(':', i + 1)) colons.push(i);
   checkAlertRef(ref);
@@ -91,12 +92,12 @@ export function resolveAlertRef(ref: string, monitors: readonly Monitor[], alert
     resolveMonitor(ref.slice(0, colons[0]), monitors);
   }
 
-  const hits: ResolvedAlert[] = [];
+  const hits: FoundAlert[] = [];
   for (const s of splits) {
     const monitor = resolveMonitor(s.label, monitors);
     for (const a of alerts) if (a.monitor === monitor.id && a.subject_init === s.subject) hits.push({ monitor, alert: a });
   }
-  if (hits.length === 1) return hits[0] as ResolvedAlert;
+  if (hits.length === 1) return hits[0] as FoundAlert;
   if (hits.length > 1) {
     throw new UserError(`--alert ${quote(ref)} matches ${hits.length} alerts; the service cannot tell them apart by subject`, {
       details: hits.map((h) => `  - alert id ${h.alert.id} of monitor ${quote(h.monitor.label)} (id ${h.monitor.id})`),

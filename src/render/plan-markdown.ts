@@ -8,7 +8,7 @@
  * (mentions, issue links, emoji, math) might act on written as an entity; in code blocks the fence
  * is longer than any backtick run in the content, so nothing can close it early.
  */
-import { countFindings } from '../checks/format.js';
+import { countFindings } from './findings.js';
 import { OWNER_META_KEY } from '../model/live.js';
 import type { Change, Plan } from '../plan/types.js';
 import {

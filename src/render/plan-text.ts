@@ -4,7 +4,7 @@
  * text, `+`/`-` for members, destinations and meta keys), `-` delete. Pure: returns the text.
  */
 import pc from 'picocolors';
-import { countFindings, formatFinding } from '../checks/format.js';
+import { countFindings, formatFinding } from './findings.js';
 import type { Change, Plan } from '../plan/types.js';
 import {
   noChangesLine,

@@ -95,7 +95,7 @@ export function problemLines(problems: readonly string[]): string[] {
  * Every finding is listed, so the stopping ones are seen among the rest.
  */
 export async function stopOnFindings(findings: readonly Finding[], strict = false): Promise<void> {
-  const { blocking, countFindings, formatFinding } = await import('../checks/index.js');
+  const [{ blocking }, { countFindings, formatFinding }] = await Promise.all([import('../checks/index.js'), import('../render/findings.js')]);
   const stopping = blocking(findings, strict);
   if (stopping.length === 0) return;
   const why = stopping.some((f) => f.severity === 'error') ? '' : ', and --strict stops on warnings';

@@ -431,7 +431,7 @@ describe('4.8 data', () => {
     expect(log.some((r) => r.path === `/v1/Data/Monitor/Response/${m.id}/`)).toBe(true);
   });
 
-  // Uses POST /_emulator/data (test helper setData), which CONTRIBUTING.md does not list yet.
+  // Uses POST /_emulator/data (test helper setData), listed in docs/emulator-reference.md.
   it('normalises recorded data items and hops', async () => {
     const c = client();
     const m = await c.createMonitor(smtp('mx'));

@@ -22,7 +22,8 @@ import type {
   MonitorUpdate,
   MonitoringApi,
 } from '../../src/api/types.js';
-import type { Alert, Group, GroupSummary, Monitor } from '../../src/model/live.js';
+import { MONITOR_FIELD_DEFAULTS, MONITOR_SPEC_FIELDS } from '../../src/model/fields.js';
+import type { Alert, Group, GroupSummary, LiveMonitorFields, Monitor } from '../../src/model/live.js';
 
 export interface CallInfo {
   /** 1-based position among all calls made to this fake. */
@@ -197,18 +198,9 @@ export class FakeApi implements MonitoringApi {
       label: b.label,
       type: b.type,
       description: null,
-      ip_address: b.ip_address,
-      port: b.port ?? 25,
-      ipv6: b.ipv6 ?? false,
-      use_tls: b.use_tls ?? 'auto',
+      // Every SMTP field of the table: as given, or its documented default.
+      ...(Object.fromEntries(MONITOR_SPEC_FIELDS.map((f) => [f, b[f] ?? (MONITOR_FIELD_DEFAULTS as Record<string, unknown>)[f] ?? null])) as LiveMonitorFields),
       use_client_cert: false,
-      test_account: b.test_account,
-      attachment: b.attachment ?? null,
-      custom_subject: b.custom_subject ?? '',
-      custom_body: b.custom_body ?? '',
-      message_format: b.message_format ?? 'text/plain',
-      timer: b.timer,
-      ttl: b.ttl ?? 0,
       timeout: 60,
       time_zone: b.time_zone,
       data_label: 'seconds',

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MonitoringClient } from '../../src/api/client.js';
-import { formatFinding, runChecks } from '../../src/checks/index.js';
+import { runChecks } from '../../src/checks/index.js';
+import { formatFinding } from '../../src/render/findings.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { DesiredState } from '../../src/model/desired.js';
 import type { LiveState } from '../../src/model/live.js';

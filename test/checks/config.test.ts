@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECKS, formatFinding, runChecks } from '../../src/checks/index.js';
+import { CHECKS, runChecks } from '../../src/checks/index.js';
+import { formatFinding } from '../../src/render/findings.js';
 import { loadConfig } from '../../src/config/index.js';
 import { loadFiles } from '../config/helpers.js';
 

@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatFinding, runChecks } from '../../src/checks/index.js';
+import { runChecks } from '../../src/checks/index.js';
+import { formatFinding } from '../../src/render/findings.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { DesiredState } from '../../src/model/desired.js';
 

@@ -1,6 +1,6 @@
 /**
  * The reasons the timing checks give, played out in the emulator, which applies the service's
- * alert rule literally (CONTRIBUTING, "The simulated service"): a day of tests on a 5-minute timer
+ * alert rule literally (docs/emulator-reference.md, "The simulated service"): a day of tests on a 5-minute timer
  * with no failed test at all, and alerts whose timeouts are below, at and above the timer. Measured
  * with this seed: 283, 19, 8 and 0 down messages (timeouts 3, 5, 6, 10).
  */

@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECKS, blocking, countFindings, formatFinding, levelsOf, needsOf, runChecks } from '../../src/checks/index.js';
+import { CHECKS, blocking, levelsOf, needsOf, runChecks } from '../../src/checks/index.js';
+import { countFindings, formatFinding } from '../../src/render/findings.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { DesiredState } from '../../src/model/desired.js';
 

@@ -268,7 +268,11 @@ export function e2eSuite(bind: (emu: TestEmulator, ws: Workspace) => void): void
     await emu!.control.reset('default');
   });
   afterAll(async () => {
-    await emu?.close();
-    await ws?.remove();
+    // close() fails the suite when an answer disagreed with /v2/docs; the workspace goes either way.
+    try {
+      await emu?.close();
+    } finally {
+      await ws?.remove();
+    }
   });
 }

@@ -3,7 +3,8 @@
  * call goes over HTTP with node's global fetch, exactly as a client would.
  */
 import { Agent, fetch as undiciFetch } from 'undici';
-import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type EmulatorStore, type SeedName } from '../../src/emulator/index.js';
+import { DEFAULT_CREDENTIALS, startEmulator, type EmulatorOptions, type EmulatorStore, type Exchange, type SeedName } from '../../src/emulator/index.js';
+import { contractProblems } from './contract.js';
 
 export interface TestEmulator {
   url: string;
@@ -11,7 +12,13 @@ export interface TestEmulator {
   store: EmulatorStore;
   /** With `tls`: the PEM of the CA its certificate chains to (the control calls below trust it). */
   ca: string | null;
+  /**
+   * Stops the emulator, then fails (rejects) when an answer or a refusal of the run disagrees with
+   * schemas/openapi.json (helpers/contract.ts), naming each.
+   */
   close(): Promise<void>;
+  /** The calls so far with their answers, as the contract check sees them. */
+  readonly exchanges: readonly Exchange[];
   /** Authorization header value for v1 with the default account. */
   v1Auth: string;
   /** Fetches a v2 bearer token with the default client. */
@@ -55,9 +62,14 @@ export const basicAuth = (user: string, password: string): string =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 export async function startTestEmulator(
-  opts: Omit<EmulatorOptions, 'host' | 'port'> & { port?: number } = {},
+  opts: Omit<EmulatorOptions, 'host' | 'port' | 'onExchange'> & { port?: number } = {},
 ): Promise<TestEmulator> {
-  const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: opts.port ?? 0 });
+  const exchanges: Exchange[] = [];
+  // Ids of the objects seeded raw through control.seed since the last reset (helpers/contract.ts).
+  const seeded = new Set<string>();
+  // Problems found at a reset, reported at close.
+  const pending: string[] = [];
+  const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: opts.port ?? 0, onExchange: (x) => exchanges.push(x) });
   const url = emu.url;
   // Over HTTPS the control calls trust the emulator's own CA, and nothing else changes.
   const agent = emu.ca === null ? null : new Agent({ connect: { ca: emu.ca } });
@@ -78,9 +90,16 @@ export async function startTestEmulator(
     port: emu.port,
     store: emu.store,
     ca: emu.ca,
-    close: async () => {
+    exchanges,
+    async close() {
       await emu.close();
       await agent?.close();
+      const problems = [...pending.splice(0), ...contractProblems(exchanges, { seeded })];
+      // Reported once: a second close (afterAll after a test's own) has nothing new to say.
+      exchanges.length = 0;
+      if (problems.length > 0) {
+        throw new Error(`the emulator answered outside schemas/openapi.json (/v2/docs):\n${problems.slice(0, 20).join('\n')}${problems.length > 20 ? `\n... and ${problems.length - 20} more` : ''}`);
+      }
     },
     v1Auth: basicAuth(DEFAULT_CREDENTIALS.v1.user, DEFAULT_CREDENTIALS.v1.password),
     async token() {
@@ -97,8 +116,18 @@ export async function startTestEmulator(
       return json.access_token;
     },
     control: {
-      reset: (seed?: SeedName) => call('POST', 'reset', seed ? { seed } : {}),
-      seed: (body) => call('POST', 'seed', body),
+      reset: async (seed?: SeedName) => {
+        // Answers before the reset were checked against the ids seeded then; the counters start again.
+        const before = contractProblems(exchanges.splice(0), { seeded });
+        pending.push(...before);
+        seeded.clear();
+        return call('POST', 'reset', seed ? { seed } : {});
+      },
+      seed: async (body) => {
+        const ids = await call<{ destinations: string[]; monitors: string[]; alerts: string[]; groups: string[] }>('POST', 'seed', body);
+        for (const id of [...ids.destinations, ...ids.monitors, ...ids.alerts, ...ids.groups]) seeded.add(id);
+        return ids;
+      },
       state: () => call('GET', 'state'),
       requests: async () => (await call<{ requests: RecordedRequest[] }>('GET', 'requests')).requests,
       clearRequests: async () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { userError as failure } from '../helpers/user-error.js';
+import { MONITOR_FIELD_DEFAULTS } from '../../src/model/fields.js';
 import type { Alert, Monitor } from '../../src/model/live.js';
 import { resolveAlertRef, resolveMonitor, suggestions } from '../../src/ops/resolve.js';
 
 function monitor(id: string, label: string, type = 'smtp'): Monitor {
   return {
-    id, label, type, description: null, ip_address: 'mx', port: 25, ipv6: false, use_tls: 'auto', use_client_cert: false,
-    test_account: 'probe@example.org', attachment: null, custom_subject: '', custom_body: '', message_format: 'text/plain',
-    timer: 5, ttl: 0, timeout: 30, time_zone: 'UTC', data_label: 'seconds', meta: {}, alerts: [], groups: [],
+    ...MONITOR_FIELD_DEFAULTS, id, label, type, description: null, ip_address: 'mx', use_client_cert: false,
+    test_account: 'probe@example.org', timer: 5, timeout: 30, time_zone: 'UTC', data_label: 'seconds', meta: {}, alerts: [], groups: [],
   };
 }
 

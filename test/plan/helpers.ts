@@ -2,6 +2,7 @@
  * Builders for live and desired states, and a small in-memory service that executes a plan's calls
  * the way the API documents them (with the quirks src/api normalises: omitted fields come back null).
  */
+import { MONITOR_FIELD_DEFAULTS, OPTIONAL_MONITOR_FIELDS, type OptionalMonitorField } from '../../src/model/fields.js';
 import type { Alert, Destination, Group, LiveState, Monitor } from '../../src/model/live.js';
 import type { DesiredAlert, DesiredGroup, DesiredMonitor, DesiredState, MonitorSpec } from '../../src/model/desired.js';
 import type { Plan } from '../../src/plan/types.js';
@@ -11,20 +12,14 @@ const src = { file: 'monitoring/main.yaml', line: 1, column: 1 };
 
 export function liveMonitor(p: Partial<Monitor> & { id: string; label: string }): Monitor {
   return {
+    // The optional SMTP fields at their documented defaults: a new row of the table needs no change here.
+    ...MONITOR_FIELD_DEFAULTS,
     type: 'smtp',
     description: null,
     ip_address: 'mx.example.com',
-    port: 25,
-    ipv6: false,
-    use_tls: 'auto',
     use_client_cert: false,
     test_account: 'probe@example.com',
-    attachment: null,
-    custom_subject: '',
-    custom_body: '',
-    message_format: 'text/plain',
     timer: 5,
-    ttl: 0,
     timeout: 60,
     time_zone: 'Europe/Berlin',
     data_label: 'seconds',
@@ -185,18 +180,12 @@ export function simulateApply(live: LiveState, plan: Plan, opts: SimulateOptions
         label: '',
         type: 'smtp',
         description: null,
+        // The optional SMTP fields as the service may answer them: null, or their documented defaults.
+        ...(n ? (Object.fromEntries(OPTIONAL_MONITOR_FIELDS.map((f) => [f, null])) as Record<OptionalMonitorField, null>) : MONITOR_FIELD_DEFAULTS),
         ip_address: null,
-        port: n ? null : 25,
-        ipv6: n ? null : false,
-        use_tls: n ? null : 'auto',
         use_client_cert: false,
         test_account: null,
-        attachment: null,
-        custom_subject: n ? null : '',
-        custom_body: n ? null : '',
-        message_format: n ? null : 'text/plain',
         timer: null,
-        ttl: n ? null : 0,
         timeout: 60,
         time_zone: null,
         data_label: 'seconds',

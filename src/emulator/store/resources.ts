@@ -7,7 +7,7 @@
 import { newAlertState } from '../alerting.js';
 import { badRequest, notFound } from '../errors.js';
 import { changeTimer, timerMinutes } from '../simulation.js';
-import { show, validateAlertBody, validateGroupBody, validateMonitorBody, type AlertLookups, type JsonObject } from '../validate.js';
+import { MONITOR_BODY_TABLE, show, validateAlertBody, validateGroupBody, validateMonitorBody, type AlertLookups, type JsonObject } from '../validate.js';
 import { simChanged, sync } from './simulation.js';
 import { isSmtp, labelOf, renderAlert, renderMonitor, type StoreState } from './state.js';
 import { asString, type GroupMembers, type GroupRec, type MonitorRec } from './types.js';
@@ -25,29 +25,11 @@ export function createMonitor(st: StoreState, body: unknown): JsonObject {
   sync(st);
   const f = validateMonitorBody(body, 'create');
   const id = st.nextId('monitor', (x) => st.monitors.has(x));
-  // Field order follows the API's field table, so dumps read naturally.
-  const raw: JsonObject = {
-    id,
-    label: f.label as string,
-    type: 'smtp',
-    description: null,
-    ip_address: f.ip_address as string,
-    port: f.port ?? 25,
-    ipv6: f.ipv6 ?? false,
-    use_tls: f.use_tls ?? 'auto',
-    use_client_cert: false,
-    test_account: f.test_account as string,
-    attachment: f.attachment ?? '',
-    custom_subject: f.custom_subject ?? '',
-    custom_body: f.custom_body ?? '',
-    message_format: f.message_format ?? 'text/plain',
-    timer: f.timer as number,
-    ttl: f.ttl ?? 0,
-    timeout: 30,
-    time_zone: f.time_zone as string,
-    data_label: 'seconds',
-    meta: f.meta ?? {},
-  };
+  // The body's fields in the API's field table order (left out: their create default), then the server-set ones.
+  const raw: JsonObject = { id };
+  for (const row of MONITOR_BODY_TABLE) raw[row.field] = f[row.field] ?? structuredClone(row.createDefault ?? null);
+  raw.type = 'smtp';
+  Object.assign(raw, { description: null, use_client_cert: false, timeout: 30, data_label: 'seconds' });
   const rec = st.newMonitorRec(raw, true, true);
   st.monitors.set(id, rec);
   st.changed();

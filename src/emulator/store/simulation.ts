@@ -158,7 +158,7 @@ export function simOf(id: string, m: MonitorRec): SimMonitor {
   return m.sim;
 }
 
-/** Settings changed: results are recomputed from them (past ones included, see CONTRIBUTING.md). */
+/** Settings changed: results are recomputed from them (past ones included, see docs/emulator-reference.md). */
 export function simChanged(st: StoreState, id: string, m: MonitorRec): void {
   delete m.sim;
   st.trackers.delete(id);

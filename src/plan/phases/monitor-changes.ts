@@ -4,7 +4,7 @@
  * that heal, and with --prune unmanaged ones nothing refers to. A delete names the alerts it takes
  * with it, and those the API cannot create again. Also counts what is left alone.
  */
-import { REQUIRED_MONITOR_FIELDS } from '../../model/desired.js';
+import { OPTIONAL_MONITOR_FIELDS, REQUIRED_MONITOR_FIELDS } from '../../model/desired.js';
 import type { Monitor } from '../../model/live.js';
 import type { Change, ChangeEffects, ChangeNote, NearMiss } from '../types.js';
 import type { PlanContext } from './context.js';
@@ -15,7 +15,6 @@ import {
   MONITOR_FIELDS,
   monitorUnchanged,
   sameValue,
-  SPEC_OPTIONAL,
   wireMonitorValue,
   type Fields,
 } from './values.js';
@@ -80,7 +79,7 @@ export function planMonitorChanges(ctx: PlanContext): void {
       const given: string[] = ['label', ...REQUIRED_MONITOR_FIELDS];
       const body: Fields = { type: 'smtp', label: dm.label };
       for (const f of REQUIRED_MONITOR_FIELDS) body[f] = dm.spec[f];
-      for (const f of SPEC_OPTIONAL) {
+      for (const f of OPTIONAL_MONITOR_FIELDS) {
         const v = dm.spec[f];
         // An attachment of null is "none", which is what omitting it means on create.
         if (v === undefined || v === null) continue;

@@ -5,13 +5,8 @@
  * without building the before and after values a change shows; the builders make those values.
  * Pure.
  */
-import {
-  ALERT_BODY_FIELDS,
-  MONITOR_SPEC_FIELDS,
-  OPTIONAL_MONITOR_FIELDS,
-  type DesiredAlert,
-  type DesiredMonitor,
-} from '../../model/desired.js';
+import { MONITOR_SPEC_FIELDS, type DesiredAlert, type DesiredMonitor } from '../../model/desired.js';
+import { ALERT_FIELD_DEFAULTS, ALERT_FIELD_NAMES, type AlertField } from '../../model/fields.js';
 import { DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY, type Alert, type Monitor } from '../../model/live.js';
 import { uniq } from './util.js';
 
@@ -19,13 +14,14 @@ import { uniq } from './util.js';
 export const MONITOR_FIELDS = ['label', ...MONITOR_SPEC_FIELDS, 'meta'] as const;
 export type MonitorField = (typeof MONITOR_FIELDS)[number];
 
-/** The alert fields plan compares, in display order. */
-export const ALERT_FIELDS = ['subject_init', 'subject_term', ...ALERT_BODY_FIELDS] as const;
+/** The alert fields plan compares, in display order: the rows of ALERT_FIELD_TABLE (model/fields.ts). */
+export const ALERT_FIELDS = ALERT_FIELD_NAMES;
+
+/** The alert fields compared as single values (all but the destinations), with what an omitted one means. */
+const ALERT_SCALARS = ALERT_FIELD_NAMES.filter((f): f is Exclude<AlertField, 'alert_destinations'> => f !== 'alert_destinations');
+const ALERT_SCALAR_DEFAULTS: readonly unknown[] = ALERT_SCALARS.map((f) => (ALERT_FIELD_DEFAULTS as Record<string, unknown>)[f]);
 
 export type Fields = Record<string, unknown>;
-
-/** Optional spec fields a create sends when the configuration gives them, in MONITOR_SPEC_FIELDS order. */
-export const SPEC_OPTIONAL = OPTIONAL_MONITOR_FIELDS;
 
 /**
  * Equal as JSON would see it: key order does not matter and an undefined field is no field. Plan
@@ -61,30 +57,18 @@ export function alertUnchanged(a: Alert, da: DesiredAlert, destIds: readonly str
 
 /** Two live alerts alike in every field a plan compares (and type): one is a copy of the other. */
 export function sameLiveAlert(a: Alert, b: Alert): boolean {
-  return (
-    a.type === b.type &&
-    a.subject_init === b.subject_init &&
-    a.subject_term === b.subject_term &&
-    a.timeout === b.timeout &&
-    a.message_init === b.message_init &&
-    a.message_term === b.message_term &&
-    a.down_only === b.down_only &&
-    a.repeat === b.repeat &&
-    sameSet(a.alert_destinations, b.alert_destinations)
-  );
+  if (a.type !== b.type) return false;
+  for (const f of ALERT_SCALARS) if (a[f] !== b[f]) return false;
+  return sameSet(a.alert_destinations, b.alert_destinations);
 }
 
 /** alertUnchanged but for the destinations. */
 export function alertFieldsUnchanged(a: Alert, da: DesiredAlert): boolean {
-  return (
-    eq(a.subject_init, da.subject_init) &&
-    eq(a.subject_term, da.subject_term) &&
-    eq(a.timeout, da.timeout) &&
-    eq(a.message_init, da.message_init ?? '') &&
-    eq(a.message_term, da.message_term ?? '') &&
-    eq(a.down_only, da.down_only ?? false) &&
-    eq(a.repeat, da.repeat ?? false)
-  );
+  for (let i = 0; i < ALERT_SCALARS.length; i++) {
+    const f = ALERT_SCALARS[i]!;
+    if (!eq(a[f], da[f] ?? ALERT_SCALAR_DEFAULTS[i])) return false;
+  }
+  return true;
 }
 
 /** sameValue, with === first: nearly every field is a string, number or boolean equal to its counterpart. */
@@ -189,28 +173,16 @@ export function wireMonitorValue(field: string, value: unknown): unknown {
 
 /** Live alert values, destinations as their labels (`destLabel`), sorted. */
 export function liveAlertFields(a: Alert, destLabel: (id: string) => string): Fields {
-  return {
-    subject_init: a.subject_init,
-    subject_term: a.subject_term,
-    timeout: a.timeout,
-    alert_destinations: uniq(a.alert_destinations.map(destLabel)).sort(),
-    message_init: a.message_init,
-    message_term: a.message_term,
-    down_only: a.down_only,
-    repeat: a.repeat,
-  };
+  const out: Fields = {};
+  for (const f of ALERT_FIELD_NAMES) out[f] = f === 'alert_destinations' ? uniq(a.alert_destinations.map(destLabel)).sort() : a[f];
+  return out;
 }
 
 /** Desired alert values, with the service's defaults for what the configuration leaves out. */
 export function desiredAlertFields(da: DesiredAlert, destIds: readonly string[], destLabel: (id: string) => string): Fields {
-  return {
-    subject_init: da.subject_init,
-    subject_term: da.subject_term,
-    timeout: da.timeout,
-    alert_destinations: uniq(destIds.map(destLabel)).sort(),
-    message_init: da.message_init ?? '',
-    message_term: da.message_term ?? '',
-    down_only: da.down_only ?? false,
-    repeat: da.repeat ?? false,
-  };
+  const out: Fields = {};
+  for (const f of ALERT_FIELD_NAMES) {
+    out[f] = f === 'alert_destinations' ? uniq(destIds.map(destLabel)).sort() : (da[f] ?? (ALERT_FIELD_DEFAULTS as Record<string, unknown>)[f]);
+  }
+  return out;
 }

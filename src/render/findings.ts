@@ -1,5 +1,5 @@
-/** Findings as people read them: the `file:line:column: severity name: message` line, and counts. */
-import type { Finding } from './types.js';
+/** Findings of the checks (src/checks) as people read them: the `file:line:column: severity name: message` line, and counts. */
+import type { Finding } from '../checks/types.js';
 import { plural } from '../util/plural.js';
 
 /** `examples/x.yaml:12:5: warning alert/missing: monitor "mx-eu-2" has no alert; nobody is told when it fails` */
