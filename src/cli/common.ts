@@ -54,6 +54,7 @@ const ENVIRONMENT = {
   'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET': 'API v2: an OAuth client',
   MONSYNC_DEADLINE: 'seconds an API call may take in all, retries included (60)',
   'MONSYNC_LOG, MONSYNC_LOG_FILE': 'HTTP trace (debug or trace), to stderr or a file',
+  MONSYNC_DNS_SERVERS: 'DNS servers `monsync test` asks (127.0.0.1:5353,[::1]:53), instead of the system resolver',
   '${VAR}': 'in configuration values: the variable (${VAR:-default})',
   NO_COLOR: 'no colour (as --no-color)',
 } as const;
