@@ -167,7 +167,7 @@ export const CHECKS = [
   {
     name: 'monitor/certificate-untrusted',
     severity: 'warning',
-    explanation: "The mail server's certificate chain does not lead to a certificate authority this machine trusts (self-signed, or an intermediate missing).",
+    explanation: "The mail server's certificate chain does not lead to a certificate authority this machine trusts (self-signed, or an intermediate missing): a sender that checks certificates refuses it.",
     live: LIVE,
   },
   {
