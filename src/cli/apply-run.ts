@@ -26,6 +26,8 @@ export interface ApplyOptions extends ConnectionOptions {
   target?: string[];
   prune?: boolean;
   strict?: boolean;
+  /** Wait for the first round trip of each created or changed monitor (src/mailpath/verify.ts). */
+  verify?: boolean;
 }
 
 export async function runApply(paths: string[], opts: ApplyOptions, io: CommandIo): Promise<number> {
@@ -103,7 +105,9 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
       for (const line of err instanceof UserError ? err.details : [err.message]) io.err(`${redact(line)}\n`);
     }
   }
-  return result.failed > 0 ? 1 : 0;
+  // --verify: a monitor that never completes its first round trip fails the run too.
+  const unverified = opts.verify ? await (await import('./apply-verify.js')).verifyApplied(result, api, io) : 0;
+  return result.failed > 0 || unverified > 0 ? 1 : 0;
 }
 
 /**

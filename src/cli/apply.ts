@@ -14,7 +14,8 @@ export function register(program: Command): void {
     .option('--force', 'apply even when the plan deletes more than --max-deletes')
     .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
     .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
-    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)");
+    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
+    .option('--verify', "then wait for each created or changed monitor's first round trip (up to timer + ttl + 60 s); exit 1 if one never completes");
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: [
@@ -27,6 +28,7 @@ export function register(program: Command): void {
       'monsync apply monitoring/                          # shows the plan, asks for "yes", applies it',
       'monsync apply monitoring/ --auto-approve           # in CI (no terminal to ask on)',
       'monsync apply --plan plan.json --auto-approve      # exactly a plan saved by plan --out',
+      'monsync apply monitoring/ --auto-approve --verify  # then wait for each new monitor\'s first round trip',
     ],
     env: [...CONNECTION_ENV, '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: ApplyOptions, self: Command) => {

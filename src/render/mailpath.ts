@@ -8,6 +8,7 @@ import pc from 'picocolors';
 import { formatFinding } from '../checks/index.js';
 import type { MailPathReport, MonitorPath, Outcome, StepStatus } from '../mailpath/test-paths.js';
 import { SENDING_ADDRESS_LIST } from '../mailpath/sending-addresses.js';
+import type { VerifyResult } from '../mailpath/verify.js';
 import { escapeControl } from '../util/safe-text.js';
 import { plural } from '../util/plural.js';
 import { codeBlock, mdCode, mdText } from './plan-markdown.js';
@@ -94,4 +95,28 @@ export function renderMailPathMarkdown(report: MailPathReport, opts: MailPathRen
   }
   out.push(RETURN_LEG.join(' '), '', mdText(allowList()));
   return `${out.join('\n')}\n`;
+}
+
+/** One line per verified monitor: `apply --verify`'s report of its first round trip. */
+export function renderVerifyLine(r: VerifyResult, opts: { color?: boolean } = {}): string {
+  const c = pc.createColors(opts.color ?? false);
+  const label = c.bold(escapeControl(r.label));
+  switch (r.status) {
+    case 'completed':
+      return `  ${c.green('✓')} ${label}: round trip completed in ${r.seconds} s`;
+    case 'no-reply': {
+      const recorded = r.error ? ` (the service recorded: ${escapeControl(r.error)})` : ` within ${r.waitedSeconds} s`;
+      return `  ${c.red('✗')} ${label}: no reply${recorded}: is the test account's forwarder set up?`;
+    }
+    case 'failed':
+      return `  ${c.red('✗')} ${label}: the first test failed: ${escapeControl(r.error)}`;
+  }
+}
+
+export function renderVerifySummary(results: readonly VerifyResult[]): string {
+  const ok = results.filter((r) => r.status === 'completed').length;
+  const bad = results.length - ok;
+  return bad === 0
+    ? `Verified: ${plural(ok, 'round trip')} completed.`
+    : `Verify failed: ${bad} of ${plural(results.length, 'monitor')} did not complete a round trip.`;
 }
