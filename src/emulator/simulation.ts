@@ -227,15 +227,18 @@ const LATE_BY_SECONDS = 60;
 
 /**
  * A test as the service can show it at `now`: an SMTP test whose reply has not arrived yet is in
- * flight (not complete, no duration, no `time_term`, no error: API 2.7), and so is one that will get
- * no reply at all until the service gives up on it, at its ttl (at MAX_REPLY_SECONDS without one).
- * Failures known at once (a refused recipient, a refused connection) show from the test's start.
- * Other types answer within seconds: shown as they end.
+ * flight (not complete, no duration, no `time_term`, no error: API 2.7) until the service gives up
+ * waiting, at its ttl (MAX_REPLY_SECONDS without one). Then a test that gets no reply at all shows
+ * its error; one whose reply is late shows `no reply within the ttl of T s` until the reply arrives,
+ * and the late reply after that. Failures known at once (a refused recipient, a refused
+ * connection) show from the test's start. Other types answer within seconds: shown as they end.
  */
 export function asSeenAt(m: SimMonitor, r: TestResult, now: number): TestResult {
   if (!m.smtp) return r;
-  const waiting = r.term !== null ? now < r.term : r.error === OUTAGE_ERROR && now < r.t + (m.ttl > 0 ? m.ttl : MAX_REPLY_SECONDS);
-  return waiting ? { t: r.t, k: r.k, h: r.h, complete: false, ms: null, term: null, error: null, inFlight: true } : r;
+  if (r.term !== null ? now >= r.term : r.error !== OUTAGE_ERROR) return r;
+  if (now < r.t + (m.ttl > 0 ? m.ttl : MAX_REPLY_SECONDS)) return { t: r.t, k: r.k, h: r.h, complete: false, ms: null, term: null, error: null, inFlight: true };
+  if (r.term === null) return r;
+  return { t: r.t, k: r.k, h: r.h, complete: false, ms: null, term: null, error: `no reply within the ttl of ${m.ttl} s` };
 }
 
 /**

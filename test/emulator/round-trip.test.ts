@@ -89,11 +89,15 @@ describe('round trips made to fail (POST /_emulator/round-trip)', () => {
     expect((await firstTest(id)).item).toMatchObject({ value: null, failed: true, error: '550 5.1.1 test account mailbox unavailable' });
   });
 
-  it('late: the reply comes 60 s after the ttl; in flight until then, then a late reply', async () => {
+  it('late: the reply comes 60 s after the ttl; in flight until the ttl, failed without a reply until it comes, then a late reply', async () => {
     const id = await monitor({ ttl: 30 });
     await roundTrip(id, 'late');
-    await at(300 + 89);
+    await at(300 + 29);
     expect((await firstTest(id)).item).toMatchObject({ failed: false, error: null, value: null });
+    await at(300 + 30);
+    expect((await firstTest(id)).item).toMatchObject({ failed: true, error: 'no reply within the ttl of 30 s', value: null });
+    await at(300 + 89);
+    expect((await firstTest(id)).lastTest).toMatchObject({ flag: false, duration: null, time_term: null, error: 'no reply within the ttl of 30 s' });
     await at(300 + 90);
     const late = await firstTest(id);
     expect(late.item).toMatchObject({ value: 90_000, failed: true, error: 'reply after 90 s, past the ttl of 30 s' });
