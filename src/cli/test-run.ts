@@ -16,8 +16,8 @@ export interface TestOptions extends ConnectionOptions {
   strict?: boolean;
   concurrency: string;
   stepTimeout: string;
-  port?: string;
-  mailFrom: string;
+  smtpPort?: string;
+  mailFrom?: string;
 }
 
 /** Nothing failed, but no mail server could be reached from here: neither a pass nor a failure. */
@@ -34,9 +34,10 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
   const concurrency = parsePositiveInt(opts.concurrency, '--concurrency');
   const stepSeconds = Number(opts.stepTimeout);
   if (!Number.isFinite(stepSeconds) || stepSeconds <= 0) throw new UsageError(`--step-timeout must be a number of seconds above 0, got "${opts.stepTimeout}"`);
-  const port = opts.port === undefined ? undefined : parsePositiveInt(opts.port, '--port');
-  if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  if (/[<>\s]/.test(opts.mailFrom)) throw new UsageError(`--mail-from must be a bare address (no <>, no spaces), got "${opts.mailFrom}"`);
+  const port = opts.smtpPort === undefined ? undefined : parsePositiveInt(opts.smtpPort, '--smtp-port');
+  if (port !== undefined && port > 65535) throw new UsageError(`--smtp-port must be at most 65535, got ${port}`);
+  const mailFrom = opts.mailFrom ?? '';
+  if (/[<>\s]/.test(mailFrom)) throw new UsageError(`--mail-from must be a bare address (no <>, no spaces), got "${opts.mailFrom}"`);
   const stepMs = Math.round(stepSeconds * 1000);
   const { createMailDns } = await import('../mailpath/dns.js');
   // Read before anything else: a bad MONSYNC_DNS_SERVERS is a usage error.
@@ -59,7 +60,10 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
   } else {
     const { loadDesired } = await import('../workflow/plan.js');
     desired = await loadDesired(paths, printProgress(io));
-    monitors = desired.monitors.filter((m) => !opts.target?.length || matchesAny(opts.target, m.label));
+    // As plan's --target: a label, or the name of a declared group the monitor is in.
+    const targets = opts.target ?? [];
+    const inGroups = new Set(desired.groups.filter((g) => matchesAny(targets, g.name)).flatMap((g) => g.monitors ?? []));
+    monitors = desired.monitors.filter((m) => targets.length === 0 || matchesAny(targets, m.label) || inGroups.has(m.label));
   }
 
   io.err(`Testing the mail path of ${monitors.length} monitor${monitors.length === 1 ? '' : 's'} (at most ${concurrency} at once, ${stepSeconds} s a step)…\n`);
@@ -70,7 +74,7 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
     concurrency,
     portOverride: port,
     heloName: hostname() || 'localhost',
-    mailFrom: opts.mailFrom,
+    mailFrom,
     ca: extras.ca,
     now: io.now(),
   });

@@ -7,15 +7,15 @@ export function register(program: Command): void {
     .command('test')
     .description("test each SMTP monitor's mail path from here (DNS, connection, greeting, TLS, MAIL FROM, RCPT TO) without sending a message")
     .argument('[paths...]', CONFIG_PATHS)
-    .option('--target <glob>', 'test only monitors whose label matches (repeatable)', collect)
+    .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
     .option('--changed', 'test only the monitors the plan would create or change (reads the account: needs credentials)')
     .option('--json', 'print the results as JSON (same as --format json)')
     .option('--format <format>', 'text, json or markdown (a pull-request comment)', 'text')
-    .option('--strict', 'exit 1 on warnings too (greylisting, a certificate expiring soon ...)')
+    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
     .option('--concurrency <n>', 'monitors tested at once', '32')
     .option('--step-timeout <seconds>', 'time limit of each step (a DNS query, the connection, each SMTP reply, the TLS handshake)', '10')
-    .option('--port <n>', "connect to this port instead of each monitor's port (a tunnel or relay standing in for the servers)")
-    .option('--mail-from <address>', 'the reverse path of MAIL FROM (default: the null sender <>)', '');
+    .option('--smtp-port <n>', "connect to this port instead of each monitor's port (a tunnel or relay standing in for the servers)")
+    .option('--mail-from <address>', 'the reverse path of MAIL FROM (default: the null sender <>)');
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: [
