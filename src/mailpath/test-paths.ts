@@ -122,7 +122,9 @@ export async function testMailPaths(desired: Pick<DesiredState, 'settings'>, mon
   }
   const counts: Record<Outcome, number> = { pass: 0, warning: 0, fail: 0, inconclusive: 0 };
   for (const m of out) counts[m.outcome]++;
-  return { monitors: out, inconclusive, ports: [...new Set(out.map((m) => m.port))].sort((a, b) => a - b), counts, elapsedMs: performance.now() - started };
+  // The ports connections were tried on (a monitor DNS stopped tried none).
+  const ports = [...new Set(pending.filter((p) => p.probes.length > 0).map((p) => p.path.port))].sort((a, b) => a - b);
+  return { monitors: out, inconclusive, ports, counts, elapsedMs: performance.now() - started };
 }
 
 async function walk(m: DesiredMonitor, o: MailPathOptions): Promise<Pending> {

@@ -88,7 +88,8 @@ export function renderMailPathMarkdown(report: MailPathReport, opts: MailPathRen
     const lines: string[] = [];
     for (const m of report.monitors) {
       lines.push(`${OUTCOME_MARK[m.outcome]} ${m.label}  ${targetText(m)}`);
-      for (const s of m.steps) lines.push(`    ${MARK[s.status]} ${s.step}  ${s.text}${s.ms !== undefined ? ` (${s.ms} ms)` : ''}`);
+      const width = Math.max(0, ...m.steps.map((s) => s.step.length));
+      for (const s of m.steps) lines.push(`    ${MARK[s.status]} ${s.step.padEnd(width)}  ${s.text}${s.ms !== undefined ? ` (${s.ms} ms)` : ''}`);
       for (const f of m.findings) lines.push(`    ${formatFinding(f)}`);
     }
     out.push(codeBlock('text', lines), '', '</details>', '');

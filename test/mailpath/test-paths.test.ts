@@ -177,11 +177,16 @@ describe('the mail path of a monitor, step by step', () => {
 
   it('reads as inconclusive when no server at all can be reached, and still counts what DNS found', async () => {
     const closed = await closedPort();
-    const r = await run([monitor('blocked', { port: closed }), monitor('no-host', { ip_address: 'nowhere.test.example', port: closed })]);
+    const r = await run([
+      monitor('blocked', { port: closed }),
+      monitor('no-host', { ip_address: 'nowhere.test.example', port: closed }),
+      monitor('no-host-25', { ip_address: 'nowhere.test.example' }),
+    ]);
     expect(r.inconclusive).toBe(true);
-    expect(r.monitors.map((m) => m.outcome)).toEqual(['inconclusive', 'fail']);
+    expect(r.monitors.map((m) => m.outcome)).toEqual(['inconclusive', 'fail', 'fail']);
     expect(r.monitors[0]!.findings).toEqual([]);
     expect(r.monitors[0]!.steps.find((x) => x.step === 'connect')!.status).toBe('unreachable');
+    // Only the ports a connection was tried on: port 25 of the unresolvable one was never tried.
     expect(r.ports).toEqual([closed]);
   });
 
