@@ -193,7 +193,10 @@ export async function startDns(table: Record<string, DnsRecords>): Promise<TestD
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   server.listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } } as never);
   await listening;
-  return { port, server: `127.0.0.1:${port}`, questions, close: () => server.close() as unknown as Promise<void> };
+  let closing: Promise<void> | undefined;
+  // Once: dns2 throws when closed twice.
+  const close = () => (closing ??= Promise.resolve(server.close() as unknown as Promise<void>));
+  return { port, server: `127.0.0.1:${port}`, questions, close };
 }
 
 function addRecords(response: { answers: unknown[] }, type: number, base: Record<string, unknown>, rec: DnsRecords): void {
