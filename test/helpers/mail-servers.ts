@@ -97,6 +97,8 @@ export async function startSmtp(o: SmtpOptions = {}): Promise<TestSmtp> {
     name: MAIL_HOST,
     banner: 'test ESMTP',
     authOptional: true,
+    // No reverse lookup of 127.0.0.1 before the greeting: tests stay on loopback and fast.
+    disableReverseLookup: true,
     disabledCommands: o.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     ...(o.tls ? { key: o.tls.key, cert: o.tls.cert } : {}),
     logger: { trace: quiet, debug, info: quiet, warn: quiet, error: quiet, fatal: quiet } as never,

@@ -211,7 +211,7 @@ describe('the mail path of a monitor, step by step', () => {
 describe('plan stays read-only towards everything but the API', () => {
   it('runs none of the live checks: a monitor whose host does not resolve plans without a finding of the mail path', async () => {
     const { runChecks, CHECKS } = await import('../../src/checks/index.js');
-    const live = new Set(CHECKS.filter((c) => 'live' in c).map((c) => c.name));
+    const live = new Set<string>(CHECKS.filter((c) => 'live' in c).map((c) => c.name));
     const state = { settings, monitors: [monitor('no-host', { ip_address: 'nowhere.invalid' })], alerts: [], groups: [], files: ['monsync.yaml'] };
     const findings = runChecks(state);
     expect(findings.map((f) => f.check)).toContain('alert/missing');
