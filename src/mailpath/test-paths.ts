@@ -106,7 +106,7 @@ export async function testMailPaths(desired: Pick<DesiredState, 'settings'>, mon
   const out: MonitorPath[] = [];
   let done = 0;
   for (const p of pending) {
-    for (const probe of p.probes) judgeProbe(p, probe.host, probe.address, probe.result, inconclusive, o.now);
+    for (const probe of p.probes) judgeProbe(p, probe.host, probe.address, probe.result, inconclusive);
     const findings = liveFindings(desired, p.hits);
     const unreachable = p.path.steps.some((s) => s.status === 'unreachable');
     const outcome: Outcome = findings.some((f) => f.severity === 'error')
@@ -220,7 +220,7 @@ async function address(p: Pending, o: MailPathOptions, host: string, family: 4 |
 }
 
 /** Steps and findings of one SMTP dialogue. */
-function judgeProbe(p: Pending, host: string, address: string, r: SmtpProbeResult, inconclusive: boolean, now: number): void {
+function judgeProbe(p: Pending, host: string, address: string, r: SmtpProbeResult, inconclusive: boolean): void {
   const where = isIP(host) ? `${host}:${p.path.port}` : `${host} (${address}):${p.path.port}`;
   const shownAddress = address.includes(':') ? `[${address}]` : address;
   if (!r.connected) {
@@ -260,7 +260,7 @@ function judgeProbe(p: Pending, host: string, address: string, r: SmtpProbeResul
       hit(p, 'monitor/tls-failed', `${where}: STARTTLS ${mode === 'auto' ? '(offered, so use_tls: auto uses it) ' : ''}failed: ${r.tls.error}`);
       return;
     }
-    judgeTls(p, host, where, r, now);
+    judgeTls(p, host, where, r);
   }
   if (stop && (stop.step === 'ehlo' || stop.step === 'starttls')) return smtpFail(stop.step, stop.reason);
 
@@ -290,10 +290,11 @@ function judgeProbe(p: Pending, host: string, address: string, r: SmtpProbeResul
   } else smtpFail('rcpt', reply);
 }
 
-function judgeTls(p: Pending, host: string, where: string, r: SmtpProbeResult, now: number): void {
+function judgeTls(p: Pending, host: string, where: string, r: SmtpProbeResult): void {
   const tls = r.tls!;
   const c = tls.certificate;
-  const parts = [tls.protocol ?? 'TLS'];
+  // `auto` uses STARTTLS because the server offers it: say so, as the note does when it does not.
+  const parts = [`${p.path.use_tls === 'auto' ? 'use_tls: auto: offered, so used: ' : ''}${tls.protocol ?? 'TLS'}`];
   let status: StepStatus = 'pass';
   if (c) {
     parts.push(`certificate ${c.subject} issued by ${c.issuer}`, `chain ${c.chain.join(' < ')}`);
@@ -323,6 +324,5 @@ function judgeTls(p: Pending, host: string, where: string, r: SmtpProbeResult, n
       hit(p, 'monitor/certificate-untrusted', `${where}: the certificate chain ${c.chain.join(' < ')} is not trusted (${chainError})`);
     } else if (!expired) parts.push('trusted');
   }
-  void now;
   record(p, { step: 'tls', status, host, text: parts.join('; '), ms: ms(tls.ms) });
 }

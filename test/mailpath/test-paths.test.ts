@@ -125,6 +125,8 @@ describe('the mail path of a monitor, step by step', () => {
     expect(checksOf(r, 1)).toEqual(['warning monitor/certificate-expiring']);
     expect(r.monitors[1]!.findings[0]!.message).toContain('expires in 5 days');
     expect(checksOf(r, 2)).toEqual(['warning monitor/certificate-name-mismatch']);
+    // use_tls: auto (the default) uses STARTTLS because it is offered, and says so.
+    expect(r.monitors[2]!.steps.find((x) => x.step === 'tls')!.text).toMatch(/^use_tls: auto: offered, so used: TLSv1\.[23]; /);
     const untrusted = await run([monitor('untrusted', { port: soon.port })], { ca: false });
     expect(checksOf(untrusted)).toEqual(['warning monitor/certificate-expiring', 'warning monitor/certificate-untrusted']);
   });
