@@ -30,7 +30,7 @@ export function register(program: Command): void {
       'monsync apply --plan plan.json --auto-approve      # exactly a plan saved by plan --out',
       'monsync apply monitoring/ --auto-approve --verify  # then wait for each new monitor\'s first round trip',
     ],
-    env: [...CONNECTION_ENV, '${VAR}', 'NO_COLOR'],
+    env: [...CONNECTION_ENV, 'MONSYNC_VERIFY_POLL_MS', '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: ApplyOptions, self: Command) => {
     const [{ runApply }, { processIo }] = await Promise.all([import('./apply-run.js'), import('./output.js')]);
     process.exitCode = await runApply(paths, opts, processIo(self));
