@@ -4,6 +4,9 @@
  * explanation giving the reason from the service's documented rules (monitoring-api.md,
  * service-notes.md), and up to two pure functions: `config` needs the configuration alone (run by
  * validate, plan and apply), `account` needs the account as plan read it (run by plan and apply).
+ * A `live` check has neither: it names what `monsync test` finds on a monitor's mail path
+ * (src/mailpath), and only that command reports it, at the severity configured here; plan never
+ * looks past the API.
  *
  * schemas/monsync.schema.json lists the names again (for editors and "did you mean"): those parts
  * are generated from this table (config-schema.ts; test/config/schema-generated.test.ts).
@@ -30,7 +33,11 @@ export interface Check {
   explanation: string;
   config?: (desired: DesiredState) => Hit[];
   account?: (desired: DesiredState, account: Account) => Hit[];
+  /** Found by `monsync test` on the mail path from this machine (DNS, SMTP, TLS), not by plan. */
+  live?: 'mail path';
 }
+
+const LIVE = 'mail path' as const;
 
 export const CHECKS = [
   {
@@ -92,6 +99,96 @@ export const CHECKS = [
     config: emptyGroups,
     account: emptyGroupsInAccount,
   },
+  // What `monsync test` finds on the mail path (src/mailpath/findings.ts makes the messages).
+  {
+    name: 'monitor/unresolvable',
+    severity: 'error',
+    explanation:
+      "DNS has no address for the monitor's host (A, or AAAA with ipv6: true), no MX for the test account's domain (mx, mx:failover), or no address for an MX host: the service has nowhere to deliver the test message.",
+    live: LIVE,
+  },
+  {
+    name: 'monitor/null-mx',
+    severity: 'error',
+    explanation: "The test account's domain publishes a null MX (RFC 7505, `MX 0 .`): it accepts no mail, so no test message can be delivered.",
+    live: LIVE,
+  },
+  {
+    name: 'monitor/mx-not-hostname',
+    severity: 'warning',
+    explanation:
+      'An MX record of the test account\'s domain names an IP address or an alias (CNAME) instead of a host name: RFC 5321 and RFC 2181 forbid both, and senders may skip such an MX.',
+    live: LIVE,
+  },
+  {
+    name: 'monitor/connection-failed',
+    severity: 'error',
+    explanation:
+      "No TCP connection to the monitor's port (default 25) on the delivery host, while other mail servers could be reached from the same machine: the service cannot hand over the test message.",
+    live: LIVE,
+  },
+  {
+    name: 'monitor/smtp-failed',
+    severity: 'error',
+    explanation:
+      'The mail server did not greet with 220, refused EHLO, or stopped answering within the step\'s time limit: the service\'s SMTP dialogue would fail the same way.',
+    live: LIVE,
+  },
+  {
+    name: 'monitor/starttls-missing',
+    severity: 'error',
+    explanation: 'The monitor has use_tls: on, which requires STARTTLS, and the server does not offer it: every test fails.',
+    live: LIVE,
+  },
+  {
+    name: 'monitor/tls-failed',
+    severity: 'error',
+    explanation: 'STARTTLS was offered (and would be used) but the TLS handshake failed: the service cannot deliver over it.',
+    live: LIVE,
+  },
+  {
+    name: 'monitor/certificate-expired',
+    severity: 'error',
+    explanation: "The mail server's certificate has expired: a sender that checks certificates refuses it, and it needs renewing now.",
+    live: LIVE,
+  },
+  {
+    name: 'monitor/certificate-expiring',
+    severity: 'warning',
+    explanation: "The mail server's certificate expires in under 14 days: renew it before the monitor starts failing for it.",
+    live: LIVE,
+  },
+  {
+    name: 'monitor/certificate-name-mismatch',
+    severity: 'warning',
+    explanation: "The mail server's certificate is not issued for the name the service connects to: a sender that checks names refuses it.",
+    live: LIVE,
+  },
+  {
+    name: 'monitor/certificate-untrusted',
+    severity: 'warning',
+    explanation: "The mail server's certificate chain does not lead to a certificate authority this machine trusts (self-signed, or an intermediate missing): a sender that checks certificates refuses it.",
+    live: LIVE,
+  },
+  {
+    name: 'monitor/sender-refused',
+    severity: 'error',
+    explanation: 'The mail server refused MAIL FROM with a 5xx reply: it would refuse the test message before its recipient is named.',
+    live: LIVE,
+  },
+  {
+    name: 'monitor/recipient-refused',
+    severity: 'error',
+    explanation: 'The mail server refused RCPT TO:<test_account> with a 5xx reply (such as 550 unknown user): every test message is refused.',
+    live: LIVE,
+  },
+  {
+    name: 'monitor/greylisted',
+    severity: 'warning',
+    explanation:
+      'The mail server answered MAIL FROM or RCPT TO with a 4xx reply (greylisting, or a temporary failure): the service retries later, and with a short ttl a delayed message counts as a failed test.',
+    live: LIVE,
+  },
 ] as const satisfies readonly Check[];
 
 export type CheckName = (typeof CHECKS)[number]['name'];
@@ -103,7 +200,8 @@ export function isCheckName(name: string): name is CheckName {
 }
 
 /** What a check needs, in words: for listings. */
-export function needsOf(check: Check): 'configuration' | 'account' | 'configuration, account' {
+export function needsOf(check: Check): 'configuration' | 'account' | 'configuration, account' | 'mail path' {
+  if (check.live) return check.live;
   if (check.config && check.account) return 'configuration, account';
   return check.account ? 'account' : 'configuration';
 }

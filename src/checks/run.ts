@@ -4,7 +4,7 @@
  * default otherwise; `off` runs it not at all), minus those the item, or the monitor an alert is
  * declared under, silences with `disable_checks`. Pure; findings come sorted by file, line, column.
  */
-import type { CheckLevel, DesiredState } from '../model/desired.js';
+import type { CheckLevel, DesiredMonitor, DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import { indexAccount } from './account.js';
 import { CHECKS, type Check } from './catalogue.js';
@@ -59,4 +59,30 @@ export function runChecks(desired: DesiredState, live?: LiveState): Finding[] {
 /** The findings that fail the command: errors, and with `strict` warnings too. */
 export function blocking(findings: readonly Finding[], strict = false): Finding[] {
   return findings.filter((f) => f.severity === 'error' || strict);
+}
+
+/** What `monsync test` found on a monitor's mail path, under the name of a `live` check. */
+export interface LiveHit {
+  check: string;
+  monitor: DesiredMonitor;
+  message: string;
+}
+
+/**
+ * Findings of the live checks (those `monsync test` runs on the mail path): each at the severity
+ * `settings.checks` gives it, none for a check set `off` or silenced by the monitor's
+ * `disable_checks`, as runChecks does for the others. Sorted likewise.
+ */
+export function liveFindings(desired: Pick<DesiredState, 'settings'>, hits: readonly LiveHit[]): Finding[] {
+  const levels = levelsOf(desired);
+  const out: Finding[] = [];
+  for (const hit of hits) {
+    const level = levels.get(hit.check);
+    if (level === undefined) throw new Error(`unknown check ${hit.check}`);
+    if (level === 'off') continue;
+    const subject: Subject = { kind: 'monitor', monitor: hit.monitor };
+    if (silenced(subject, hit.check)) continue;
+    out.push(finding(hit.check, level, { subject, message: hit.message }));
+  }
+  return out.sort(compareFindings);
 }

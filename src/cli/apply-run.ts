@@ -20,6 +20,8 @@ export interface ApplyOptions extends ConnectionOptions {
   prune?: boolean;
   strict?: boolean;
   json?: boolean;
+  /** Wait for the first round trip of each created or changed monitor (src/mailpath/verify.ts). */
+  verify?: boolean;
 }
 
 export async function runApply(paths: string[], opts: ApplyOptions, io: CommandIo): Promise<number> {
@@ -83,7 +85,12 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
         return outcome.interrupted ? 130 : 1;
       case 'applied':
         if (outcome.result.interrupted) return exitCodeOf(stoppedBy ?? 'SIGINT');
-        return await stillDiffers(outcome.result, outcome.remaining, io);
+        {
+          const code = await stillDiffers(outcome.result, outcome.remaining, io);
+          // --verify: a monitor that never completes its first round trip fails the run too.
+          const unverified = opts.verify ? await (await import('./apply-verify.js')).verifyApplied(outcome.result, outcome.api, io) : 0;
+          return code === 0 && unverified > 0 ? 1 : code;
+        }
       default:
         return outcome satisfies never;
     }

@@ -15,7 +15,9 @@ export function register(program: Command): void {
     .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
     .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
     .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
-    .option('--json', 'one JSON object per line on stdout (the plan, each change, the summary, the check); needs --auto-approve');
+    .option('--json', 'one JSON object per line on stdout (the plan, each change, the summary, the check); needs --auto-approve')
+
+    .option('--verify', "then wait for each created or changed monitor's first round trip (up to timer + ttl + 60 s); exit 1 if one never completes");
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: [
@@ -29,8 +31,9 @@ export function register(program: Command): void {
       'monsync apply monitoring/                          # shows the plan, asks for "yes", applies it',
       'monsync apply monitoring/ --auto-approve           # in CI (no terminal to ask on)',
       'monsync apply --plan plan.json --auto-approve      # exactly a plan saved by plan --out',
+      'monsync apply monitoring/ --auto-approve --verify  # then wait for each new monitor\'s first round trip',
     ],
-    env: [...CONNECTION_ENV, '${VAR}', 'NO_COLOR'],
+    env: [...CONNECTION_ENV, 'MONSYNC_VERIFY_POLL_MS', '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: ApplyOptions, self: Command) => {
     const [{ runApply }, { processIo }] = await Promise.all([import('./apply-run.js'), import('./output.js')]);
     process.exitCode = await runApply(paths, opts, processIo(self));

@@ -15,6 +15,7 @@ import { register as registerPause } from './pause.js';
 import { register as registerPlan } from './plan.js';
 import { register as registerShow } from './show.js';
 import { register as registerStatus } from './status.js';
+import { register as registerTest } from './test.js';
 import { register as registerValidate } from './validate.js';
 import { showDefaultsAsTyped } from './common.js';
 
@@ -24,6 +25,7 @@ export function registerCommands(program: Command): void {
   registerFmt(program);
   registerPlan(program);
   registerShow(program);
+  registerTest(program);
   registerApply(program);
   registerExport(program);
   registerStatus(program);

@@ -55,6 +55,8 @@ const ENVIRONMENT = {
   MONSYNC_DEADLINE: 'seconds an API call may take in all, retries included (60)',
   'MONSYNC_LOG, MONSYNC_LOG_FILE': 'HTTP trace (debug or trace), to stderr or a file',
   NODE_EXTRA_CA_CERTS: "a CA certificate file to trust besides the system's (a TLS-inspecting proxy, emulator --tls)",
+  MONSYNC_DNS_SERVERS: 'DNS servers `monsync test` asks (127.0.0.1:5353,[::1]:53), instead of the system resolver',
+  MONSYNC_VERIFY_POLL_MS: 'apply --verify: real milliseconds between two reads of a monitor\'s data (15000)',
   '${VAR}': 'in configuration values: the variable (${VAR:-default})',
   NO_COLOR: 'no colour (as --no-color)',
 } as const;

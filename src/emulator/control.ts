@@ -8,6 +8,7 @@ import type { RequestLog } from './request-log.js';
 import { Router } from './routes.js';
 import { applySeed, isSeedName } from './seed.js';
 import type { EmulatorStore, SeedBody, SeedName } from './store/index.js';
+import { ROUND_TRIP_FAULTS, type RoundTripFault } from './simulation.js';
 import { isObject, show } from './validate.js';
 
 export interface ControlContext {
@@ -104,6 +105,16 @@ export function buildControlRouter(): Router<ControlContext> {
     }
     if (!c.store.hasMonitor(b.monitor)) throw notFound(`outage: monitor ${b.monitor} not found`);
     return ok(c.store.setOutage(b.monitor, seconds));
+  });
+  r.add('POST', '/_emulator/round-trip', (c) => {
+    const b = objectBody(c.body, 'round-trip');
+    const extra = Object.keys(b).filter((k) => k !== 'monitor' && k !== 'fault');
+    if (extra.length) throw badRequest(`round-trip: unknown key ${extra.join(', ')} (allowed: monitor, fault)`);
+    if (typeof b.monitor !== 'string' || b.monitor === '') throw badRequest(`round-trip: monitor must be a monitor id string, got ${show(b.monitor)}`);
+    const allowed = ['none', ...ROUND_TRIP_FAULTS];
+    if (typeof b.fault !== 'string' || !allowed.includes(b.fault)) throw badRequest(`round-trip: fault must be one of ${allowed.join(', ')}, got ${show(b.fault)}`);
+    if (!c.store.hasMonitor(b.monitor)) throw notFound(`round-trip: monitor ${b.monitor} not found`);
+    return ok(c.store.setRoundTrip(b.monitor, b.fault === 'none' ? null : (b.fault as RoundTripFault)));
   });
   r.add('GET', '/_emulator/outbox', (c) => {
     const raw = c.query.get('since');

@@ -173,6 +173,14 @@ export interface Outage {
 }
 
 /** What a monitor's results depend on, taken from its stored record. */
+/**
+ * A monitor's round trip made to fail one way (POST /_emulator/round-trip): `no-forwarder`, the
+ * test account never forwards the message back (no response); `refused`, the delivery host refuses
+ * the test account (550); `late`, the reply comes 60 s after the ttl (300 s without one).
+ */
+export type RoundTripFault = 'no-forwarder' | 'refused' | 'late';
+export const ROUND_TRIP_FAULTS: readonly RoundTripFault[] = ['no-forwarder', 'refused', 'late'];
+
 export interface SimMonitor {
   id: string;
   smtp: boolean;
@@ -187,6 +195,8 @@ export interface SimMonitor {
   created: number;
   segments: Segment[];
   outages: readonly Outage[];
+  /** Every test's round trip fails this way (none when absent). */
+  roundTrip?: RoundTripFault;
   /** For hop analysis. */
   target: string;
   domain: string;
@@ -206,9 +216,30 @@ export interface TestResult {
   error: string | null;
   /** The slot's hash: further draws (hop analysis) come from it. */
   h: number;
+  /** Seen before its outcome is known (asSeenAt): no reply yet, no error yet. */
+  inFlight?: boolean;
 }
 
 export const OUTAGE_ERROR = 'no response: the test message did not come back';
+const REFUSED_ERROR = '550 5.1.1 test account mailbox unavailable';
+/** How much later than its ttl a `late` round trip replies. */
+const LATE_BY_SECONDS = 60;
+
+/**
+ * A test as the service can show it at `now`: an SMTP test whose reply has not arrived yet is in
+ * flight (not complete, no duration, no `time_term`, no error: API 2.7) until the service gives up
+ * waiting, at its ttl (MAX_REPLY_SECONDS without one). Then a test that gets no reply at all shows
+ * its error; one whose reply is late shows `no reply within the ttl of T s` until the reply arrives,
+ * and the late reply after that. Failures known at once (a refused recipient, a refused
+ * connection) show from the test's start. Other types answer within seconds: shown as they end.
+ */
+export function asSeenAt(m: SimMonitor, r: TestResult, now: number): TestResult {
+  if (!m.smtp) return r;
+  if (r.term !== null ? now >= r.term : r.error !== OUTAGE_ERROR) return r;
+  if (now < r.t + (m.ttl > 0 ? m.ttl : MAX_REPLY_SECONDS)) return { t: r.t, k: r.k, h: r.h, complete: false, ms: null, term: null, error: null, inFlight: true };
+  if (r.term === null) return r;
+  return { t: r.t, k: r.k, h: r.h, complete: false, ms: null, term: null, error: `no reply within the ttl of ${m.ttl} s` };
+}
 
 /**
  * What a failed test of each type says: first what it reports when nothing answers (an outage),
@@ -253,6 +284,14 @@ export function testResult(cfg: SimConfig, m: SimMonitor, slot: Slot): TestResul
   const h = slotHash(m.hash, slot.k);
   const { t, k } = slot;
   if (m.outages.length && inOutage(m.outages, t)) return { t, k, h, complete: false, ms: null, term: null, error: m.errors[0] };
+  if (m.roundTrip === 'no-forwarder') return { t, k, h, complete: false, ms: null, term: null, error: OUTAGE_ERROR };
+  if (m.roundTrip === 'refused') return { t, k, h, complete: false, ms: null, term: null, error: REFUSED_ERROR };
+  if (m.roundTrip === 'late') {
+    const seconds = (m.ttl > 0 ? m.ttl : MAX_REPLY_SECONDS) + (m.ttl > 0 ? LATE_BY_SECONDS : 0);
+    const term = t + seconds;
+    if (m.ttl > 0) return { t, k, h, complete: false, ms: seconds * 1000, term, error: `reply after ${seconds} s, past the ttl of ${m.ttl} s` };
+    return { t, k, h, complete: true, ms: seconds * 1000, term, error: null };
+  }
   if (uniform(h, 0) < cfg.failureRate) {
     const list = m.errors;
     return { t, k, h, complete: false, ms: null, term: null, error: list[Math.floor(uniform(h, 1) * list.length)] as string };

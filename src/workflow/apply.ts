@@ -80,7 +80,7 @@ export type ApplyOutcome =
   /** The person said no, or interrupted the question: nothing was sent. */
   | { status: 'declined'; plan: Plan; interrupted: boolean }
   /** `remaining`: the changes apply's own check still plans (null when it did not run). */
-  | { status: 'applied'; plan: Plan; result: ApplyResult; check: 'matches' | 'differs' | 'failed' | 'none'; remaining: number | null };
+  | { status: 'applied'; plan: Plan; result: ApplyResult; check: 'matches' | 'differs' | 'failed' | 'none'; remaining: number | null; api: MonitoringApi };
 
 export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: ApplyFlowOptions): Promise<ApplyOutcome> {
   const { hooks } = opts;
@@ -117,7 +117,7 @@ export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: 
   // Plan again afterwards, so the log shows whether the account now matches (or what still differs).
   const planAgain = desired !== null || plan.files.length > 0;
   const result = await execute(plan, api, opts, planAgain, live);
-  if (result.interrupted || !planAgain) return { status: 'applied', plan, result, check: 'none', remaining: null };
+  if (result.interrupted || !planAgain) return { status: 'applied', plan, result, check: 'none', remaining: null, api };
 
   hooks.checking();
   try {
@@ -127,13 +127,13 @@ export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: 
     const liveAfter = await readAccount(api, again);
     const next = await computePlan(again, liveAfter, api, { prune: plan.options.prune, targets: plan.options.targets });
     hooks.checked(next);
-    return { status: 'applied', plan, result, check: next.changes.length === 0 ? 'matches' : 'differs', remaining: next.changes.length };
+    return { status: 'applied', plan, result, check: next.changes.length === 0 ? 'matches' : 'differs', remaining: next.changes.length, api };
   } catch (err) {
     // The changes were made: a check that cannot run (a saved plan's files are not where they were,
     // the account cannot be read again) must not fail the run, nor say that no change was sent.
     if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
     hooks.checkFailed(err instanceof UserError ? err.details : [err.message]);
-    return { status: 'applied', plan, result, check: 'failed', remaining: null };
+    return { status: 'applied', plan, result, check: 'failed', remaining: null, api };
   }
 }
 

@@ -9,11 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startDns } from '../helpers/mail-servers.js';
 import { BIN, ROOT, buildDist, cliEnv } from './build.js';
 import { runAction } from './action-runner.js';
 import { gitlabJob } from './gitlab-component.js';
@@ -129,6 +131,34 @@ describe('GitHub Actions recipe, plan job', () => {
     const run = await runPlanStep(env(), fakeGitHub(comments), {});
     expect(run.ran).toEqual(['Run monsync']);
     expect(comments).toEqual([]);
+  }, 60_000);
+
+  it('tests the mail path of the changed monitors, and shows an inconclusive result as a notice without failing', async () => {
+    // The runner's case: DNS answers, port 25 cannot be reached (nothing listens on 127.0.0.1:25 here).
+    const port25 = await new Promise<boolean>((resolve) => {
+      const s = connect({ host: '127.0.0.1', port: 25 }, () => (s.destroy(), resolve(true))).on('error', () => resolve(false));
+    });
+    expect(port25, 'this test needs 127.0.0.1:25 closed').toBe(false);
+    const dns = await startDns({ 'example.com': { MX: [{ exchange: 'mx.example.com', priority: 10 }] }, 'mx.example.com': { A: ['127.0.0.1'] }, 'mx2.example.com': { A: ['127.0.0.1'] } });
+    try {
+      const r = await bash(step('Test the mail path').run, env({ MONSYNC_DNS_SERVERS: dns.server }), ['-e']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^\? inconclusive +mx-primary/m);
+      expect(r.stdout).toMatch(/^\? inconclusive +mx-backup/m);
+      expect(r.stdout).toContain('::notice title=monsync test inconclusive::');
+      // A DNS finding still fails the job.
+      await dns.close();
+      const broken = await startDns({ 'mx2.example.com': { A: ['127.0.0.1'] } });
+      try {
+        const f = await bash(step('Test the mail path').run, env({ MONSYNC_DNS_SERVERS: broken.server }), ['-e']);
+        expect(f.code).toBe(1);
+        expect(f.stdout).toContain('error monitor/unresolvable');
+      } finally {
+        await broken.close();
+      }
+    } finally {
+      await dns.close().catch(() => undefined);
+    }
   }, 60_000);
 });
 

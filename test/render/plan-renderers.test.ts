@@ -182,7 +182,7 @@ describe('json', () => {
     const p = richPlan();
     const text = renderPlanJson(p);
     // Read back as apply --plan reads it: the effects that format 1 keeps in `note` apart again.
-    expect(parseSavedPlan(text)).toEqual({ ok: true, plan: p });
+    expect(parseSavedPlan(text)).toEqual({ ok: true, plan: p, desired: null });
     const reordered = JSON.parse(JSON.stringify(p, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v)));
     expect(renderPlanJson(reordered)).toBe(text);
     const first = Object.keys(JSON.parse(text));

@@ -87,7 +87,8 @@ function matchRules(st: StoreState, m: MonitorRec): MatchRule[] {
 }
 
 function dataItemOf(r: TestResult, matches: string[]): DataItemIn {
-  return { utc_mktime: r.t, value: r.ms, failed: !r.complete, error: r.error, samples: null, alert_matches: matches };
+  // A test in flight has not failed (yet): API 2.8's `failed` is about tests that did not complete.
+  return { utc_mktime: r.t, value: r.ms, failed: !r.complete && !r.inFlight, error: r.error, samples: null, alert_matches: matches };
 }
 
 function averageItems(items: DataItemIn[], bucketSeconds: number): DataItemIn[] {

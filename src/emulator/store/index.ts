@@ -18,7 +18,7 @@
  * reality. Errors are StoreError (status and message), turned into answers by the routes.
  */
 import { EmulatorClock } from '../clock.js';
-import { DEFAULT_FAILURE_RATE, DEFAULT_SIM_SEED, type Hop } from '../simulation.js';
+import { DEFAULT_FAILURE_RATE, DEFAULT_SIM_SEED, type Hop, type RoundTripFault } from '../simulation.js';
 import type { JsonObject } from '../validate.js';
 import * as data from './data.js';
 import * as pauses from './pauses.js';
@@ -218,6 +218,10 @@ export class EmulatorStore {
 
   setOutage(monitorId: string, seconds: number): { monitor: string; until: number } {
     return sim.setOutage(this.st, monitorId, seconds);
+  }
+
+  setRoundTrip(monitorId: string, fault: RoundTripFault | null): { monitor: string; fault: RoundTripFault | 'none' } {
+    return sim.setRoundTrip(this.st, monitorId, fault);
   }
 
   outbox(since = 0): OutboxMessage[] {

@@ -14,12 +14,14 @@ import { monitorKind } from '../monitor-types.js';
 import {
   RETENTION_SECONDS,
   SuccessTracker,
+  asSeenAt,
   failureTexts,
   pruneSchedule,
   slotsIn,
   testResult,
   timerMinutes,
   type Outage,
+  type RoundTripFault,
   type SimConfig,
   type SimMonitor,
   type TestResult,
@@ -150,6 +152,7 @@ export function simOf(id: string, m: MonitorRec): SimMonitor {
     created: m.created,
     segments: m.segments,
     outages: m.outages,
+    ...(m.roundTrip ? { roundTrip: m.roundTrip } : {}),
     target: asString(raw.ip_address ?? raw.hostname) || 'mx',
     domain: at >= 0 && at < account.length - 1 ? account.slice(at + 1) : 'example.org',
     hash: 0,
@@ -170,7 +173,7 @@ export function results(st: StoreState, id: string, m: MonitorRec, begin: number
   const sim = simOf(id, m);
   const from = Math.max(begin, now - RETENTION_SECONDS);
   const to = Math.min(end, now);
-  const list = to < from ? [] : slotsIn(m.segments, from - 1, to).map((slot) => testResult(st.sim, sim, slot));
+  const list = to < from ? [] : slotsIn(m.segments, from - 1, to).map((slot) => asSeenAt(sim, testResult(st.sim, sim, slot), now));
   return { sim, results: list };
 }
 
@@ -249,6 +252,17 @@ export function setOutage(st: StoreState, monitorId: string, seconds: number): {
   simChanged(st, monitorId, m);
   st.changed();
   return { monitor: monitorId, until };
+}
+
+/** Makes every test of the monitor fail one way from now on (past ones too: results are recomputed), or none. */
+export function setRoundTrip(st: StoreState, monitorId: string, fault: RoundTripFault | null): { monitor: string; fault: RoundTripFault | 'none' } {
+  const m = st.monitorRec(monitorId);
+  sync(st);
+  if (fault) m.roundTrip = fault;
+  else delete m.roundTrip;
+  simChanged(st, monitorId, m);
+  st.changed();
+  return { monitor: monitorId, fault: fault ?? 'none' };
 }
 
 /** Messages sent by the simulated alerts with `time >= since`, oldest first. */

@@ -4,6 +4,7 @@
  * is wrong (the CLI turns it into one line about the state file).
  */
 import { newAlertState } from '../alerting.js';
+import { ROUND_TRIP_FAULTS } from '../simulation.js';
 import { isObject, show, type Json, type JsonObject } from '../validate.js';
 import { restartSimulation } from './simulation.js';
 import { renderAlert, renderMonitor, type StoreState } from './state.js';
@@ -41,6 +42,7 @@ export function snapshot(st: StoreState): Snapshot {
       created: m.created,
       segments: m.segments.map((g) => ({ ...g })),
       outages: m.outages.map((o) => ({ ...o })),
+      ...(m.roundTrip ? { round_trip: m.roundTrip } : {}),
     })),
     alert_sim: [...st.alertStates].map(([alert, s]) => ({ alert, ...s, events: s.events.map((e) => ({ ...e })) })),
     outbox: st.outbox.map((m) => ({ ...m })),
@@ -70,6 +72,7 @@ export function load(st: StoreState, snap: unknown): void {
     m.created = ms.created;
     m.segments = ms.segments.map((g) => ({ ...g }));
     m.outages = ms.outages.map((o) => ({ ...o }));
+    if (ms.round_trip) m.roundTrip = ms.round_trip;
   }
   const states = new Map((s.alert_sim ?? []).map(({ alert, ...state }) => [alert, state] as const));
   for (const a of s.alerts) {
@@ -155,7 +158,8 @@ function checkSimulationParts(v: JsonObject): void {
       m.segments.length > 0 &&
       m.segments.every((g) => isObject(g) && isNum(g.start) && isNum(g.timer) && g.timer >= 1 && isNum(g.base)) &&
       Array.isArray(m.outages) &&
-      m.outages.every((o) => isObject(o) && isNum(o.start) && isNum(o.until));
+      m.outages.every((o) => isObject(o) && isNum(o.start) && isNum(o.until)) &&
+      (m.round_trip === undefined || (ROUND_TRIP_FAULTS as readonly unknown[]).includes(m.round_trip));
     if (!ok) throw new Error(`monitor_sim[${i}] must be {monitor, created, segments: [{start, timer, base}], outages: [{start, until}]}`);
   });
   ((v.alert_sim ?? []) as Json[]).forEach((a, i) => {

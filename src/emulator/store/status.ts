@@ -62,7 +62,7 @@ export function filterStatus(st: StoreState, q: FilterQuery): JsonObject[] {
     if (q.meta && !metaMatches(m, q.meta)) continue;
     const { sim, results: tests } = results(st, id, m, from + 1, now);
     let lastFailed: TestResult | undefined;
-    for (const r of tests) if (!r.complete) lastFailed = r;
+    for (const r of tests) if (!r.complete && !r.inFlight) lastFailed = r;
     const lastTest = tests[tests.length - 1];
     let alertCount = 0;
     let lastAlert: { alert: string; time: number } | undefined;
@@ -78,7 +78,7 @@ export function filterStatus(st: StoreState, q: FilterQuery): JsonObject[] {
       label,
       alert_active: alertActive(st, id, m, nowMs),
       alert_count: alertCount,
-      fail_count: tests.filter((r) => !r.complete).length,
+      fail_count: tests.filter((r) => !r.complete && !r.inFlight).length,
       test_count: tests.length,
       last_alert: lastAlert ? { alert: lastAlert.alert, monitor: id, time: zonedIso(lastAlert.time * 1000, sim.timeZone) } : null,
       // The API document's sample names `complete` `flag` in these objects; served as shown.

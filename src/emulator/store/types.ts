@@ -5,7 +5,7 @@
  * monitor are computed from the relations, so they always reflect reality.
  */
 import type { AlertState, OutboxMessage } from '../alerting.js';
-import type { Hop, Outage, Segment, SimMonitor } from '../simulation.js';
+import type { Hop, Outage, RoundTripFault, Segment, SimMonitor } from '../simulation.js';
 import type { Json, JsonObject } from '../validate.js';
 
 export type { Json, JsonObject } from '../validate.js';
@@ -34,6 +34,8 @@ export interface MonitorRec {
   created: number;
   segments: Segment[];
   outages: Outage[];
+  /** A round trip made to fail (POST /_emulator/round-trip); absent when none. */
+  roundTrip?: RoundTripFault;
   /** Derived from raw; dropped when the monitor changes. */
   sim?: SimMonitor;
 }
@@ -127,7 +129,7 @@ export interface Snapshot {
   alert_active: string[];
   data: { monitor: string; items: DataItemIn[]; analysis: Hop[][] }[];
   simulation?: { seed: string; failure_rate: number; last_minute: number };
-  monitor_sim?: { monitor: string; created: number; segments: Segment[]; outages: Outage[] }[];
+  monitor_sim?: { monitor: string; created: number; segments: Segment[]; outages: Outage[]; round_trip?: RoundTripFault }[];
   alert_sim?: ({ alert: string } & AlertState)[];
   outbox?: OutboxMessage[];
 }

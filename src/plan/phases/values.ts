@@ -66,7 +66,9 @@ export function sameLiveAlert(a: Alert, b: Alert): boolean {
 export function alertFieldsUnchanged(a: Alert, da: DesiredAlert): boolean {
   for (let i = 0; i < ALERT_SCALARS.length; i++) {
     const f = ALERT_SCALARS[i]!;
-    if (!eq(a[f], da[f] ?? ALERT_SCALAR_DEFAULTS[i])) return false;
+    // `!== undefined`, not `??`: a top-level alert's timeout may be null on purpose (none: the monitor's timer counts).
+    const want = da[f] !== undefined ? da[f] : ALERT_SCALAR_DEFAULTS[i];
+    if (!eq(a[f], want)) return false;
   }
   return true;
 }
@@ -182,7 +184,7 @@ export function liveAlertFields(a: Alert, destLabel: (id: string) => string): Fi
 export function desiredAlertFields(da: DesiredAlert, destIds: readonly string[], destLabel: (id: string) => string): Fields {
   const out: Fields = {};
   for (const f of ALERT_FIELD_NAMES) {
-    out[f] = f === 'alert_destinations' ? uniq(destIds.map(destLabel)).sort() : (da[f] ?? (ALERT_FIELD_DEFAULTS as Record<string, unknown>)[f]);
+    out[f] = f === 'alert_destinations' ? uniq(destIds.map(destLabel)).sort() : (da[f] !== undefined ? da[f] : (ALERT_FIELD_DEFAULTS as Record<string, unknown>)[f]);
   }
   return out;
 }
