@@ -78,15 +78,16 @@ export function noChangesLine(plan: Pick<Plan, 'options'>): string {
  */
 export function leftAloneParts(u: UnmanagedCounts, prune = false): string[] {
   const parts: string[] = [];
-  if (u.monitors > 0) {
-    const foreign = u.foreign_monitors ?? 0;
+  // README's terms: unmanaged monitors carry no owner's marker, foreign ones another owner's.
+  const foreign = u.foreign_monitors ?? 0;
+  const unmanaged = u.monitors - foreign;
+  if (unmanaged > 0) {
     const referenced = prune ? (u.referenced_monitors ?? 0) : 0;
-    const of: string[] = [];
-    if (foreign > 0) of.push(`${foreign} managed by another owner`);
-    if (referenced > 0) of.push(`${referenced} named by a declared group or alert, so not pruned`);
-    const detail = of.length > 0 ? ` (${of.join(', ').replace(/^(\d+)/, '$1 of them')})` : '';
-    parts.push(`${plural(u.monitors, 'unmanaged monitor')}${detail}`);
+    const named = 'named by a declared group or alert, so not pruned';
+    const detail = referenced === 0 ? '' : referenced === unmanaged ? ` (${named})` : ` (${referenced} of them ${named})`;
+    parts.push(`${plural(unmanaged, 'unmanaged monitor')}${detail}`);
   }
+  if (foreign > 0) parts.push(`${plural(foreign, 'foreign monitor')} (managed by another owner)`);
   if (u.other_type_monitors > 0) parts.push(`${plural(u.other_type_monitors, 'monitor')} of other types`);
   if (u.alerts > 0) parts.push(`${plural(u.alerts, 'undeclared alert')} on them`);
   const kept = u.other_type_alerts ?? 0;

@@ -246,37 +246,53 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
   }
   head.push(...checksSection(plan));
 
-  const rows = plan.changes.map((c) => `| ${ICON[c.action]} | ${c.kind} | ${keyCell(c)} | ${changeCell(c)} |`);
-  const sections = plan.changes.map(details);
+  // Deletes come first and are never left out (every one of them needs a reader's eyes, and some
+  // apply's --force); the rest follow in the order apply runs them and give way row by row.
+  const ordered = [...plan.changes.filter(mustShow), ...plan.changes.filter((c) => !mustShow(c))];
+  const kept = ordered.filter(mustShow).length;
+  const rows = ordered.map((c) => `| ${ICON[c.action]} | ${c.kind} | ${keyCell(c)} | ${changeCell(c)} |`);
+  const sections = ordered.map(details);
 
   const footerBits = [`Fingerprint <code>${mdText(plan.fingerprint.slice(0, 12))}…</code>`, `plan made ${shortTime(plan.created_at)}`];
   if (plan.options.targets.length > 0) footerBits.push(`targets ${plan.options.targets.map(mdCode).join(', ')}`);
   if (plan.options.prune) footerBits.push('with <code>--prune</code>');
   const footer = `<sub>${footerBits.join(' · ')}</sub>`;
 
+  const tableHead = ['', '| | Kind | Key | Change |', '|---|---|---|---|'];
+  const moreRows = (n: number) => `| | | | … and ${plural(n, 'more change')} (the job log has them all) |`;
+  const moreDetails = (n: number) =>
+    `_Details of ${plural(n, 'more change')} left out to keep this comment within GitHub's size limit; the full plan is in the job log._`;
   const assemble = (nRows: number, nSections: number): string => {
     const out = [...head];
     if (plan.changes.length > 0) {
-      out.push('', '| | Kind | Key | Change |', '|---|---|---|---|', ...rows.slice(0, nRows));
-      if (nRows < rows.length) out.push(`| | | | … and ${plural(rows.length - nRows, 'more change')} |`);
+      out.push(...tableHead, ...rows.slice(0, nRows));
+      if (nRows < rows.length) out.push(moreRows(rows.length - nRows));
       for (const s of sections.slice(0, nSections)) out.push('', s);
-      if (nSections < sections.length) {
-        out.push('', `_Details of ${plural(sections.length - nSections, 'more change')} left out to keep this comment within GitHub's size limit; the full plan is in the job log._`);
-      }
+      if (nSections < sections.length) out.push('', moreDetails(sections.length - nSections));
     }
     out.push('', footer);
     return `${out.join('\n')}\n`;
   };
 
-  // Drop details from the end first, then table rows, until the comment fits.
-  let text = assemble(rows.length, sections.length);
+  // Drop details from the end first, then table rows (never a delete's), until the comment fits.
+  // Lengths are added up rather than the comment assembled again per try: thousands of changes.
+  const text = assemble(rows.length, sections.length);
   if (text.length <= maxLength) return text;
-  let budget = maxLength - assemble(rows.length, 0).length;
-  let n = 0;
-  while (n < sections.length && budget - (sections[n]!.length + 2) >= 0) budget -= sections[n++]!.length + 2;
-  text = assemble(rows.length, n);
-  if (text.length <= maxLength) return text;
-  let r = rows.length;
-  while (r > 0 && assemble(r, 0).length > maxLength) r = Math.max(0, r - Math.max(1, Math.ceil((assemble(r, 0).length - maxLength) / 80)));
+  const tableOnly = assemble(rows.length, 0);
+  if (tableOnly.length <= maxLength) {
+    let budget = maxLength - tableOnly.length;
+    let n = 0;
+    while (n < sections.length && budget - (sections[n]!.length + 2) >= 0) budget -= sections[n++]!.length + 2;
+    return assemble(rows.length, n);
+  }
+  // Without details: the deletes, then the rows that fit, one by one.
+  let room = maxLength - assemble(kept, 0).length;
+  let r = kept;
+  while (r < rows.length && room - (rows[r]!.length + 1) >= 0) room -= rows[r++]!.length + 1;
   return assemble(r, 0);
+}
+
+/** A change the comment always lists: a delete (a reader must see each; apply may need --force). */
+function mustShow(c: Change): boolean {
+  return c.action === 'delete';
 }

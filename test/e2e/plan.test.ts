@@ -305,7 +305,7 @@ describe('what plan leaves alone', () => {
     const text = await cli(['plan', dir, '--detailed-exitcode']);
     expect(text.code).toBe(2);
     expect(text.stdout).toContain(
-      'Left alone: 4 unmanaged monitors (1 of them managed by another owner), 3 monitors of other types, ' +
+      'Left alone: 3 unmanaged monitors, 1 foreign monitor (managed by another owner), 3 monitors of other types, ' +
         // ops-team lists their-mx, another owner's: --prune would keep it.
         '3 undeclared alerts on them, 1 undeclared group (--prune would delete 3 unmanaged monitors).',
     );

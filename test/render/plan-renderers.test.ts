@@ -147,6 +147,39 @@ describe('markdown', () => {
   });
 });
 
+describe('a comment that must be trimmed', () => {
+  /** `creates` new monitors and one delete of `mx-old`, made by the real planner. */
+  function bigPlan(creates: number): Plan {
+    const old = liveMonitor({ id: '1', label: 'mx-old' });
+    const monitors = Array.from({ length: creates }, (_, i) => dMonitor(`mx-new-${String(i).padStart(5, '0')}`, { ip_address: `mx${i}.example.com` }));
+    return diff(desiredState({ monitors }), liveState({ monitors: [old] }), { target: 'https://x', now: new Date('2026-01-01T00:00:00Z') });
+  }
+  const rowsOf = (md: string) => md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| | Kind'));
+
+  it('lists a delete first and never trims it: 5,000 creates and one delete', () => {
+    const p = bigPlan(5000);
+    expect(p.summary).toEqual({ create: 5000, update: 0, delete: 1 });
+    const md = renderPlanMarkdown(p);
+    expect(md.length).toBeLessThanOrEqual(60_000);
+    const rows = rowsOf(md);
+    expect(rows[0]).toContain('<code>mx-old</code>');
+    expect(rows[0]).toContain('🗑️');
+    expect(md).toContain('**Plan: 5000 to add, 0 to change, 1 to destroy.**');
+  });
+
+  it('trims the other rows one by one, keeping as many as fit (at 2,200 changes and more, not none)', () => {
+    for (const n of [2200, 5000]) {
+      const md = renderPlanMarkdown(bigPlan(n));
+      const rows = rowsOf(md);
+      const shown = rows.filter((r) => r.includes('➕')).length;
+      expect(shown).toBeGreaterThan(300);
+      expect(rows.at(-1)).toContain(`… and ${n - shown} more changes`);
+      // One more row would not have fitted.
+      expect(md.length + rows[1]!.length + 1).toBeGreaterThan(60_000);
+    }
+  });
+});
+
 describe('json', () => {
   const schema = JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8'));
   const ajv = new Ajv2020.default({ allErrors: true, strict: true, strictTypes: false });
