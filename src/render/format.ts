@@ -147,6 +147,11 @@ export function describeChange(c: Change): string {
   return `${c.kind} ${quote(c.key)}`;
 }
 
+/** Where the YAML asks for a change, as `file:line` (an editor and GitHub jump there), or '' (deletes: nothing declares them). */
+export function sourceOf(c: Change): string {
+  return c.source ? `${c.source.file}:${c.source.line}` : '';
+}
+
 /** Set difference of two arrays of labels, for `+ "a", - "b"` lines. */
 export function setDiff(before: unknown, after: unknown): { added: string[]; removed: string[] } {
   const b = Array.isArray(before) ? before.map(String) : [];

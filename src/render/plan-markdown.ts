@@ -29,8 +29,8 @@ import {
   planLine,
   plural,
   pruneWouldDelete,
-  setDiff,
   shortTime,
+  sourceOf,
 } from './format.js';
 
 export const PLAN_COMMENT_MARKER = '<!-- monsync-plan -->';
@@ -116,8 +116,8 @@ function changeCell(c: Change): string {
       const { added, removed } = memberChanges(c);
       parts.push([...added.map((l) => `+ ${mdCode(l)}`), ...removed.map((l) => `− ${mdCode(l)}`)].join(', '));
     } else if (f === 'alert_destinations') {
-      const d = setDiff(before[f], after[f]);
-      parts.push(`${f} ${[...d.added.map((l) => `+ ${mdCode(l)}`), ...d.removed.map((l) => `− ${mdCode(l)}`)].join(', ')}`);
+      // The list it becomes, not only what changes in it: a reviewer checks who will be told.
+      parts.push(`${f} ${mdCode(listText(before[f]))} → ${mdCode(listText(after[f]))}`);
     } else if (f === 'meta') {
       // What changed, key by key (the ownership marker an adoption adds is said by "adopt").
       const d = mapDiff(before[f], after[f]);
@@ -138,10 +138,22 @@ function changeCell(c: Change): string {
   return parts.join(', ');
 }
 
+/** A list of labels as YAML writes it in flow style: `[ops-mail, oncall-sms]`. */
+function listText(v: unknown): string {
+  return Array.isArray(v) ? `[${v.map((x) => (typeof x === 'string' ? x : formatValue(x))).join(', ')}]` : formatValue(v);
+}
+
+/** The YAML that asks for the change, under its key: `monitoring/eu.yaml:23`. */
+function whereCell(c: Change): string {
+  const where = sourceOf(c);
+  return where ? `<br><sub>${mdText(where)}</sub>` : '';
+}
+
 function summaryLine(c: Change): string {
   const what = c.kind === 'alert' ? `alert ${keyCell(c)}` : `${c.kind} ${mdCode(c.key)}`;
   const id = c.id !== null ? ` (id ${mdCode(c.id)})` : '';
-  return `${ICON[c.action]} ${what}${id}`;
+  const where = sourceOf(c);
+  return `${ICON[c.action]} ${what}${id}${where ? ` · ${mdText(where)}` : ''}`;
 }
 
 /** YAML-ish `field: value` lines; multi-line text as a block scalar. */
@@ -189,9 +201,9 @@ function updateDiff(c: Change): string[] {
   for (const f of c.changed) {
     const b = before[f];
     const a = after[f];
-    if ((c.kind === 'group' && f === 'monitors') || f === 'alert_destinations') {
+    if (c.kind === 'group' && f === 'monitors') {
       // Group members as the plan's notes give them (by id): a member renamed by this plan stays a member.
-      const { added, removed } = c.kind === 'group' ? memberChanges(c) : setDiff(b, a);
+      const { added, removed } = memberChanges(c);
       out.push(` ${f}:`, ...added.map((x) => `+  ${formatValue(x)}`), ...removed.map((x) => `-  ${formatValue(x)}`));
     } else if (f === 'meta') {
       const d = mapDiff(b, a);
@@ -250,7 +262,7 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
   // apply's --force); the rest follow in the order apply runs them and give way row by row.
   const ordered = [...plan.changes.filter(mustShow), ...plan.changes.filter((c) => !mustShow(c))];
   const kept = ordered.filter(mustShow).length;
-  const rows = ordered.map((c) => `| ${ICON[c.action]} | ${c.kind} | ${keyCell(c)} | ${changeCell(c)} |`);
+  const rows = ordered.map((c) => `| ${ICON[c.action]} | ${c.kind} | ${keyCell(c)}${whereCell(c)} | ${changeCell(c)} |`);
   const sections = ordered.map(details);
 
   const footerBits = [`Fingerprint <code>${mdText(plan.fingerprint.slice(0, 12))}…</code>`, `plan made ${shortTime(plan.created_at)}`];

@@ -26,7 +26,7 @@ import {
   plural,
   pruneWouldDelete,
   quote,
-  setDiff,
+  sourceOf,
 } from './format.js';
 
 export interface PlanTextOptions {
@@ -93,7 +93,8 @@ function header(change: Change, c: Colors): string {
       : change.id !== null
         ? `   ${c.dim(`(${notes[0]}`)}${notes.length > 1 ? `, ${notes.slice(1).join(', ')}` : ''}${c.dim(')')}`
         : `   (${notes.join(', ')})`;
-  return `${HEAD}${paint(c, change.action, SYMBOL[change.action])} ${describeChange(change)}${suffix}`;
+  const where = sourceOf(change);
+  return `${HEAD}${paint(c, change.action, SYMBOL[change.action])} ${describeChange(change)}${suffix}${where ? `   ${c.dim(`# ${escapeControl(where)}`)}` : ''}`;
 }
 
 function renderChange(change: Change, c: Colors): string[] {
@@ -144,8 +145,8 @@ function updateBody(change: Change, c: Colors): string[] {
       const { added, removed } = memberChanges(change);
       rows.push([f, plusMinus(added.map(quote), removed.map(quote), c)]);
     } else if (f === 'alert_destinations') {
-      const d = setDiff(b, a);
-      rows.push([f, plusMinus(d.added.map(quote), d.removed.map(quote), c)]);
+      // The list it becomes, not only what changes in it: a reviewer checks who will be told.
+      rows.push([f, `${formatValue(b)} -> ${formatValue(a)}`]);
     } else if (f === 'meta') {
       const d = mapDiff(b, a);
       const parts = [

@@ -106,7 +106,7 @@ describe('markdown', () => {
     for (const row of rows) expect(row.split('|')).toHaveLength(6);
     // No HTML but ours; no user text that GitHub would turn into mentions, links, emphasis or math.
     const tags = [...prose.matchAll(/<\/?([a-zA-Z][\w-]*)/g)].map((m) => m[1]);
-    expect(new Set(tags)).toEqual(new Set(['code', 'details', 'summary', 'sub']));
+    expect(new Set(tags)).toEqual(new Set(['code', 'details', 'summary', 'sub', 'br']));
     for (const raw of ['@octocat', '#123', '**bold**', '[link]', '$x$', '`tick`', '\\|', ':tada:']) {
       expect(prose).not.toContain(raw);
     }
