@@ -130,6 +130,33 @@ export function nearMissQuestion(n: NearMiss, q: (s: string) => string = quote, 
   return `did you mean to adopt ${q(n.label)} (id ${id(n.id)}, differs only in ${n.differs})?`;
 }
 
+/**
+ * A create and a delete of this plan that differ only in label or name (`note.looks_like_rename_of`
+ * / `_to`): on the create, what to declare so the resource keeps its id and history.
+ */
+export function renameHint(c: Change, q: (s: string) => string = quote): string {
+  const previous = c.kind === 'group' ? 'previous_names' : 'previous_labels';
+  if (c.note?.looks_like_rename_of !== undefined) {
+    return `looks like a rename of ${q(c.note.looks_like_rename_of)}: add ${previous} to keep its id and history`;
+  }
+  if (c.note?.looks_like_rename_to !== undefined) return `looks like a rename to ${q(c.note.looks_like_rename_to)}`;
+  return '';
+}
+
+/** How an alert whose subject changed was paired without previous_subjects (`note.paired_by`), or ''. */
+export function pairedByNote(c: Change): string {
+  if (c.note?.paired_by === 'alone') return 'paired as the only alert left on its monitor';
+  if (c.note?.paired_by === 'subject_term') return 'paired by its subject_term';
+  return '';
+}
+
+/** The groups a deleted monitor leaves (`note.member_of`): `group "a"`, `groups "a" and "b"`. */
+export function leavesGroups(c: Change, q: (s: string) => string = quote, sep = ' and '): string {
+  const groups = c.note?.member_of ?? [];
+  if (groups.length === 0) return '';
+  return `${groups.length === 1 ? 'group' : 'groups'} ${cascadeNames(groups, q, sep, 5)}`;
+}
+
 /** The field that names a resource: shown in its header, not again among its fields. */
 export function keyField(c: Change): string {
   return c.kind === 'monitor' ? 'label' : c.kind === 'alert' ? 'subject_init' : 'name';

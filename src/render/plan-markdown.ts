@@ -9,7 +9,7 @@
  * is longer than any backtick run in the content, so nothing can close it early.
  */
 import { countFindings } from '../checks/format.js';
-import { OWNER_META_KEY } from '../model/live.js';
+import { DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
 import type { Change, Plan } from '../plan/types.js';
 import {
   noChangesLine,
@@ -31,6 +31,9 @@ import {
   pruneWouldDelete,
   shortTime,
   sourceOf,
+  renameHint,
+  pairedByNote,
+  leavesGroups,
 } from './format.js';
 
 export const PLAN_COMMENT_MARKER = '<!-- monsync-plan -->';
@@ -91,7 +94,18 @@ function keyCell(c: Change): string {
 }
 
 function changeCell(c: Change): string {
-  if (c.action === 'create') return c.note?.near_miss !== undefined ? `create; ${nearMissQuestion(c.note.near_miss, mdCode, mdText)}` : 'create';
+  const rename = renameHint(c, mdCode);
+  if (c.action === 'create') {
+    const parts = ['create'];
+    // A new group's row names its members: who joins is what a reviewer checks.
+    if (c.kind === 'group') {
+      const members = Array.isArray(c.after?.['monitors']) ? (c.after['monitors'] as unknown[]).map(String) : [];
+      parts[0] = members.length > 0 ? `create with ${cascadeNames(members, mdCode, ', ', 10)}` : 'create (no members)';
+    }
+    if (c.note?.near_miss !== undefined) parts.push(nearMissQuestion(c.note.near_miss, mdCode, mdText));
+    if (rename) parts.push(`⚠️ ${rename}`);
+    return parts.join('; ');
+  }
   if (c.action === 'delete') {
     const n = c.note?.cascade_alerts ?? 0;
     const lost = c.note?.other_type_alerts ?? [];
@@ -102,12 +116,16 @@ function changeCell(c: Change): string {
         : '';
     const among = lost.length > 0 ? `, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost, mdCode, mdText)} the API cannot create again` : '';
     const names = cascadeNames(c.note?.cascade_subjects, mdCode, ', ');
-    return n > 0 ? `delete${why} (and ${plural(n, 'alert')}${names ? `: ${names}` : ''}${among})` : `delete${why}`;
+    const gone = [n > 0 ? `and ${plural(n, 'alert')}${names ? `: ${names}` : ''}${among}` : '', leavesGroups(c, mdCode, ', ') ? `leaves ${leavesGroups(c, mdCode, ', ')}` : '']
+      .filter(Boolean)
+      .join('; ');
+    return `delete${why}${gone ? ` (${gone})` : ''}${rename ? `; ${rename}` : ''}`;
   }
   const parts: string[] = [];
   if (c.note?.adopt) parts.push('adopt');
   if (c.note?.renamed_from !== undefined) parts.push(`renamed from ${mdCode(c.note.renamed_from)}`);
   if (c.note?.subject_changed_from !== undefined) parts.push(`subject was ${mdCode(c.note.subject_changed_from)}`);
+  if (pairedByNote(c)) parts.push(`⚠️ ${pairedByNote(c)}`);
   const before = c.before ?? {};
   const after = c.after ?? {};
   for (const f of c.changed) {
@@ -173,9 +191,13 @@ function details(c: Change): string {
   if (c.action === 'create') {
     block = codeBlock('yaml', yamlLines(c.after ?? {}, c.changed.filter((f) => f !== keyField(c))));
     if (c.note?.near_miss !== undefined) extra = `\n${capitalise(nearMissQuestion(c.note.near_miss, mdCode, mdText))}\n`;
+    const rename = renameHint(c, mdCode);
+    if (rename) extra += `${extra ? '' : '\n'}⚠️ ${capitalise(rename)}.\n`;
   } else if (c.action === 'delete') {
     const before = c.before ?? {};
-    block = codeBlock('yaml', yamlLines(before, Object.keys(before)));
+    // What is lost, not what every monitor has: fields at the service's documented default are left out.
+    const own = Object.keys(before).filter((f) => !(c.kind === 'monitor' && isDocumentedDefault(f, before[f])));
+    block = codeBlock('yaml', yamlLines(before, own));
     const n = c.note?.cascade_alerts ?? 0;
     const lost = c.note?.other_type_alerts ?? [];
     if (n > 0) {
@@ -184,10 +206,22 @@ function details(c: Change): string {
       const names = cascadeNames(c.note?.cascade_subjects, mdCode, ', ', 20);
       extra = `\nThe service deletes its ${plural(n, 'alert')} with it${names ? `: ${names}` : ''}.${among}\n`;
     }
+    const groups = leavesGroups(c, mdCode, ', ');
+    if (groups) extra += `${extra ? '' : '\n'}It leaves ${groups}.\n`;
+    const rename = renameHint(c, mdCode);
+    if (rename) extra += `${extra ? '' : '\n'}${capitalise(rename)}.\n`;
   } else {
     block = codeBlock('diff', updateDiff(c));
   }
   return `<details><summary>${summaryLine(c)}</summary>\n\n${block}\n${extra}</details>`;
+}
+
+/** A monitor field at the value the API documents for an omitted one (`port: 25`, `attachment: null`). */
+function isDocumentedDefault(field: string, value: unknown): boolean {
+  if (!(field in DOCUMENTED_MONITOR_DEFAULTS)) return false;
+  const d = (DOCUMENTED_MONITOR_DEFAULTS as Record<string, unknown>)[field];
+  if (d !== null && typeof d === 'object') return value !== null && typeof value === 'object' && Object.keys(value).length === 0;
+  return value === d;
 }
 
 function capitalise(s: string): string {

@@ -27,6 +27,9 @@ import {
   pruneWouldDelete,
   quote,
   sourceOf,
+  renameHint,
+  pairedByNote,
+  leavesGroups,
 } from './format.js';
 
 export interface PlanTextOptions {
@@ -86,6 +89,8 @@ function header(change: Change, c: Colors): string {
   if (change.note?.duplicate_of !== undefined) notes.push(`duplicate of id ${escapeControl(change.note.duplicate_of)}`);
   if (change.note?.renamed_from !== undefined) notes.push(`renamed from ${quote(change.note.renamed_from)}`);
   if (change.note?.subject_changed_from !== undefined) notes.push(`subject was ${quote(change.note.subject_changed_from)}`);
+  const paired = pairedByNote(change);
+  if (paired) notes.push(paired);
   // The id is dim (a reviewer may skip it); what the change means for the resource is not.
   const suffix =
     notes.length === 0
@@ -100,6 +105,8 @@ function header(change: Change, c: Colors): string {
 function renderChange(change: Change, c: Colors): string[] {
   const lines = [header(change, c)];
   if (change.note?.near_miss !== undefined) lines.push(`${BODY}${c.yellow(nearMissQuestion(change.note.near_miss))}`);
+  const rename = renameHint(change);
+  if (rename) lines.push(`${BODY}${c.yellow(rename)}`);
   if (change.action === 'create') lines.push(...createBody(change, c));
   else if (change.action === 'update') lines.push(...updateBody(change, c));
   else if (change.kind === 'monitor' && (change.note?.cascade_alerts ?? 0) > 0) {
@@ -107,6 +114,10 @@ function renderChange(change: Change, c: Colors): string[] {
     const also = lost.length > 0 ? c.yellow(`, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost)} the API cannot create again`) : '';
     const names = cascadeNames(change.note!.cascade_subjects);
     lines.push(`${BODY}and its ${plural(change.note!.cascade_alerts!, 'alert')}${names ? ` ${names}` : ''}${also}`);
+  }
+  if (change.action === 'delete') {
+    const groups = leavesGroups(change);
+    if (groups) lines.push(`${BODY}and leaves ${groups}`);
   }
   return lines;
 }
