@@ -46,6 +46,11 @@ export interface PlanMarkdownOptions {
   title?: string;
   /** Upper bound on the comment's length; GitHub refuses comments over 65536 characters. */
   maxLength?: number;
+  /**
+   * The (short) commit the plan was made from, named in the heading so a comment left from an
+   * older push is recognisable as stale.
+   */
+  commit?: string;
 }
 
 const ICON = { create: '➕', update: '✏️', delete: '🗑️' } as const;
@@ -278,7 +283,8 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
       ? escapeControl(options.title.replace(/[\r\n]+/g, ' '))
       : `monsync plan — ${plan.files.length > 0 ? plan.files.map(mdCode).join(', ') : 'configuration'} against ${mdCode(plan.target)}`;
 
-  const head: string[] = [PLAN_COMMENT_MARKER, `### ${title}`, ''];
+  const commit = options.commit !== undefined ? ` at ${mdCode(options.commit)}` : '';
+  const head: string[] = [PLAN_COMMENT_MARKER, `### ${title}${commit}`, ''];
   const parts = leftAloneParts(plan.unmanaged, plan.options.prune);
   const prunable = pruneWouldDelete(plan.unmanaged, plan.options.prune);
   const leftAlone =

@@ -17,7 +17,7 @@ describe('golden files (colour off)', () => {
     await expect(renderPlanText(richPlan(), { color: false })).toMatchFileSnapshot('./__golden__/plan.txt');
   });
   it('markdown', async () => {
-    await expect(renderPlanMarkdown(richPlan())).toMatchFileSnapshot('./__golden__/plan.md');
+    await expect(renderPlanMarkdown(richPlan(), { commit: '0a1b2c3' })).toMatchFileSnapshot('./__golden__/plan.md');
   });
   it('json', async () => {
     await expect(renderPlanJson(richPlan())).toMatchFileSnapshot('./__golden__/plan.json');
@@ -49,10 +49,10 @@ describe('text', () => {
 
   it('pruned deletes say so', () => {
     const text = renderPlanText(prunePlan(), { color: false });
-    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its 1 alert "down"\n');
+    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its 1 alert "down"\n      and leaves group "sandbox"\n');
     expect(text).toContain('  - group "sandbox"   (id 9, unmanaged, pruned)\n');
     expect(text).not.toContain('--prune to delete');
-    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) (and 1 alert: <code>down</code>) |');
+    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) (and 1 alert: <code>down</code>; leaves group <code>sandbox</code>) |');
   });
 
   it('hostile labels cannot reach the terminal raw', () => {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diff } from '../../src/plan/diff.js';
+import { renderPlanJson } from '../../src/render/plan-json.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
 import { dAlert, desiredState, dGroup, dMonitor, liveAlert, liveGroup, liveMonitor, liveState, NOW, TARGET } from '../plan/helpers.js';
@@ -86,5 +87,17 @@ describe('a delete', () => {
 describe('a new group', () => {
   it("names its members in the comment's row", () => {
     expect(renderPlanMarkdown(plan, { title: 't' })).toMatch(/\| ➕ \| group \| <code>europe<\/code><br><sub>[^|]*<\/sub> \| create with <code>mx-keep<\/code> \|/);
+  });
+});
+
+describe('golden files of the review cues (colour off)', () => {
+  it('text', async () => {
+    await expect(renderPlanText(plan, { color: false })).toMatchFileSnapshot('./__golden__/review-loop.txt');
+  });
+  it('markdown, naming the commit', async () => {
+    await expect(renderPlanMarkdown(plan, { commit: '9f8e7d6' })).toMatchFileSnapshot('./__golden__/review-loop.md');
+  });
+  it('json', async () => {
+    await expect(renderPlanJson(plan)).toMatchFileSnapshot('./__golden__/review-loop.json');
   });
 });

@@ -31,7 +31,8 @@ export function noteLikelyRenames(changes: readonly Change[]): void {
   const deletes = new Map<string, Change[]>();
   for (const c of changes) {
     if (c.kind === 'alert') continue;
-    if (c.action === 'create' && c.after) push(creates, signature(c, c.after), c);
+    // A near miss already says which live monitor the create may mean.
+    if (c.action === 'create' && c.after && c.note?.near_miss === undefined) push(creates, signature(c, c.after), c);
     else if (c.action === 'delete' && c.before && c.note?.duplicate_of === undefined) push(deletes, signature(c, c.before), c);
   }
   if (creates.size === 0 || deletes.size === 0) return;
