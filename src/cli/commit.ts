@@ -1,7 +1,8 @@
 /**
  * The commit a plan comment was made from, so a reviewer can tell a stale comment: `--commit`, else
- * the CI's own variable (GitLab's CI_COMMIT_SHA, GitHub's GITHUB_SHA), else `git rev-parse HEAD` in
- * the working directory. Shortened to 7 characters as git shows it; anything that is not a commit
+ * MONSYNC_COMMIT (GitHub's pull request recipe sets the head commit: GITHUB_SHA is a merge commit
+ * there), else the CI's own variable (GitLab's CI_COMMIT_SHA, GitHub's GITHUB_SHA), else
+ * `git rev-parse HEAD` in the working directory. Shortened to 7 characters as git shows it; anything that is not a commit
  * id is ignored (never printed: it may come from anywhere in the environment).
  */
 import { UsageError } from '../util/errors.js';
@@ -17,7 +18,7 @@ export async function findCommit(given: string | undefined, env: Readonly<Record
     if (!SHA.test(given.trim())) throw new UsageError(`--commit must be a commit id (7 to 64 hexadecimal digits), got "${given}"`);
     return shortSha(given.trim());
   }
-  for (const name of ['CI_COMMIT_SHA', 'GITHUB_SHA']) {
+  for (const name of ['MONSYNC_COMMIT', 'CI_COMMIT_SHA', 'GITHUB_SHA']) {
     const v = env[name]?.trim();
     if (v && SHA.test(v)) return shortSha(v);
   }

@@ -56,6 +56,7 @@ const ENVIRONMENT = {
   'MONSYNC_LOG, MONSYNC_LOG_FILE': 'HTTP trace (debug or trace), to stderr or a file',
   '${VAR}': 'in configuration values: the variable (${VAR:-default})',
   NO_COLOR: 'no colour (as --no-color)',
+  MONSYNC_COMMIT: 'the commit a Markdown plan names (before CI_COMMIT_SHA, GITHUB_SHA, git)',
 } as const;
 
 export type EnvironmentEntry = keyof typeof ENVIRONMENT;

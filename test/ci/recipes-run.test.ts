@@ -115,13 +115,40 @@ describe('GitHub Actions recipe, plan job', () => {
     expect(comments[1]!.body).toBe(md);
   }, 60_000);
 
-  it('puts the error into the comment when the plan cannot be made', async () => {
-    const plan = await runPlanStep(env({}, 'http://127.0.0.1:9'));
+  it('puts the error into the comment when the plan cannot be made, naming the commit', async () => {
+    const plan = await runPlanStep(env({ MONSYNC_COMMIT: 'abcdef0123456789abcdef0123456789abcdef01' }, 'http://127.0.0.1:9'));
     expect(plan.code).toBe(0);
     expect(plan.output).toBe('exitcode=1\n');
     const md = await readFile(join(project, 'plan.md'), 'utf8');
-    expect(md).toMatch(new RegExp(`^${MARKER}\\n### monsync plan failed\\n\\n\`\`\`\\n[\\s\\S]*Error: `));
-    expect(step('Fail when the plan could not be made').if).toBe("steps.plan.outputs.exitcode == '1'");
+    expect(md).toMatch(new RegExp(`^${MARKER}\\n### monsync plan could not be made at \`abcdef0\`\\n\\nNo plan stands for this commit\\. Why:\\n\\n\`\`\`\\n[\\s\\S]*Error: `));
+    expect(step('Fail when the plan could not be made').if).toBe("${{ !cancelled() && steps.plan.outputs.exitcode == '1' }}");
+  }, 60_000);
+
+  it('makes the plan and the comment even when the Validate step failed, and says in the comment what failed', async () => {
+    // The steps run whatever happened before them (but a cancelled run).
+    expect(step('Plan').if).toBe('${{ !cancelled() }}');
+    expect(step('Comment the plan on the pull request').if).toBe('${{ !cancelled() }}');
+    expect(step('Plan').env.VALIDATE).toBe('${{ steps.validate.outcome }}');
+    expect(step('Validate').id).toBe('validate');
+
+    const file = join(project, 'monitoring', 'monsync.yaml');
+    const tidy = await readFile(file, 'utf8');
+    try {
+      await writeFile(file, tidy.replace('[ops-mail]', '[ ops-mail ]'));
+      // GitHub runs `run:` with `bash -e {0}` (no pipefail unless the step sets it).
+      const validate = await bash(step('Validate').run, env(), ['-e']);
+      expect(validate.code).toBe(1);
+      const plan = await runPlanStep(env({ VALIDATE: 'failure' }));
+      expect(plan.output).toBe('exitcode=2\n');
+      const md = await readFile(join(project, 'plan.md'), 'utf8');
+      expect(md.startsWith(`${MARKER}\n### monsync plan`)).toBe(true);
+      expect(md).toContain('**The Validate step failed** (`npx monsync fmt monitoring/` rewrites unformatted files):');
+      expect(md).toContain('-    alert_destinations: [ ops-mail ]');
+      expect(md).toContain('1 file not formatted');
+    } finally {
+      await writeFile(file, tidy);
+      await rm(join(project, 'validate.out'), { force: true });
+    }
   }, 60_000);
 });
 
@@ -203,7 +230,7 @@ describe('GitLab CI recipe, plan job', () => {
     expect(r.code).toBe(1);
     const ours = notes.filter((n) => n.body.startsWith(MARKER));
     expect(ours).toHaveLength(1);
-    expect(ours[0]!.body).toContain('### monsync plan failed');
+    expect(ours[0]!.body).toContain('### monsync plan could not be made');
   }, 60_000);
 
   it('without a note token keeps the plan in the log and does not fail', async () => {

@@ -177,13 +177,15 @@ describe('output formats', () => {
 
   it('--format markdown names the commit it was made from: --commit, else CI_COMMIT_SHA or GITHUB_SHA, else git rev-parse HEAD', async () => {
     const heading = (stdout: string) => stdout.split('\n')[1]!;
-    const noCi = { CI_COMMIT_SHA: undefined, GITHUB_SHA: undefined };
+    const noCi = { CI_COMMIT_SHA: undefined, GITHUB_SHA: undefined, MONSYNC_COMMIT: undefined };
     const given = await cli(['plan', 'examples/realistic', '--format', 'markdown', '--commit', 'ABCDEF0123456789'], { env: noCi });
     expect(heading(given.stdout)).toMatch(/ at <code>abcdef0<\/code>$/);
     const gitlab = await cli(['plan', 'examples/realistic', '--format', 'markdown'], { env: { ...noCi, CI_COMMIT_SHA: '1234567890abcdef1234567890abcdef12345678' } });
     expect(heading(gitlab.stdout)).toMatch(/ at <code>1234567<\/code>$/);
     const github = await cli(['plan', 'examples/realistic', '--format', 'markdown'], { env: { ...noCi, GITHUB_SHA: 'fedcba9876543210fedcba9876543210fedcba98' } });
     expect(heading(github.stdout)).toMatch(/ at <code>fedcba9<\/code>$/);
+    const recipe = await cli(['plan', 'examples/realistic', '--format', 'markdown'], { env: { GITHUB_SHA: 'fedcba9876543210', MONSYNC_COMMIT: '0123456789abcdef' } });
+    expect(heading(recipe.stdout)).toMatch(/ at <code>0123456<\/code>$/);
 
     // Outside CI: the checkout's HEAD.
     const repo = ws.path('git-repo');

@@ -73,7 +73,8 @@ describe('the validate scripts, run', () => {
     const before = bash(github);
     expect(before.status).toBe(1);
     expect(before.stdout).toContain('--- a/monitoring/monsync.yaml');
-    expect(before.stderr).toContain('1 file not formatted');
+    // The step keeps what failed for the comment: stderr goes with stdout into validate.out.
+    expect(before.stdout).toContain('1 file not formatted');
     expect(bash(gitlab, { CI_PIPELINE_SOURCE: 'merge_request_event' }).status).toBe(1);
     // On the default branch the formatting is not checked: the apply goes ahead.
     expect(bash(gitlab, { CI_PIPELINE_SOURCE: 'push' }).status).toBe(0);
