@@ -31,6 +31,8 @@ export async function main(argv: string[]): Promise<number> {
     .configureOutput({
       writeOut: (s) => process.stdout.write(s),
       writeErr: (s) => process.stderr.write(s),
+      // One prefix for every error, commander's usage errors and ours: `Error: ...`.
+      outputError: (s, write) => write(s.replace(/^error: /, 'Error: ')),
     });
   registerCommands(program);
   // Every client is built from the environment (src/api/config.ts): the flag speaks through it.
