@@ -514,7 +514,7 @@ describe('--prune and settings.ignore', () => {
     expect(withIgnore.unmanaged.ignored).toBe(2);
 
     // The same configuration without the ignore glob would delete them: the glob is what protects them.
-    const dir = await realisticCopy('no-ignore', (f, t) => (f === 'settings.yaml' ? t.replace('ignore: ["legacy-*"]', 'ignore: []') : t));
+    const dir = await realisticCopy('no-ignore', (f, t) => (f === 'settings.yaml' ? t.replace('ignore: [legacy-*]', 'ignore: []') : t));
     const without = await planJson((await cli(['plan', dir, '--prune', '--json'])).stdout);
     expect(keys(without, 'delete').filter((k) => k.includes('legacy'))).toEqual(['delete group legacy-group', 'delete monitor legacy-mx']);
     expect(without.unmanaged.ignored).toBe(0);
