@@ -59,6 +59,7 @@ const ENVIRONMENT = {
   MONSYNC_VERIFY_POLL_MS: 'apply --verify: real milliseconds between two reads of a monitor\'s data (15000)',
   '${VAR}': 'in configuration values: the variable (${VAR:-default})',
   NO_COLOR: 'no colour (as --no-color)',
+  MONSYNC_COMMIT: 'the commit a Markdown plan names (before CI_COMMIT_SHA, GITHUB_SHA, git)',
 } as const;
 
 export type EnvironmentEntry = keyof typeof ENVIRONMENT;

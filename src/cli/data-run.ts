@@ -26,7 +26,7 @@ export async function runData(label: string, opts: DataOptions, io: CommandIo): 
     // the service, whose default is its own now.
     const begin = Math.floor((io.now() + api.serviceClockOffsetMs()) / 1000) - sinceSeconds;
     const data = await api.getMonitorData(monitor.id, { begin, average });
-    io.out(opts.json ? renderDataJson(data) : renderDataText(data, { color: io.color, sinceSeconds, average }));
+    io.out(opts.json ? renderDataJson(data) : renderDataText(data, { color: io.color, sinceSeconds, average, timer: monitor.timer }));
     return 0;
   } finally {
     await api.close();

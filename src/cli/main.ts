@@ -33,6 +33,8 @@ export async function main(argv: string[]): Promise<number> {
       // Usage errors quote what was typed: made safe like every other line (reportError).
       writeOut: (s) => process.stdout.write(terminalSafe(s)),
       writeErr: (s) => process.stderr.write(terminalSafe(s)),
+      // One prefix for every error, commander's usage errors and ours: `Error: ...`.
+      outputError: (s, write) => write(s.replace(/^error: /, 'Error: ')),
     });
   registerCommands(program);
   // Every client is built from the environment (src/api/config.ts): the flag speaks through it.

@@ -9,10 +9,11 @@ export function register(program: Command): void {
   const pause = program
     .command('pause')
     .description('pause alerting for monitors or alerts, by label, for a while')
+    .usage('--for <duration> (--monitor <label> | --alert <monitor:subject> | --all) [options]')
     .option('--monitor <label>', 'every alert of this monitor (repeatable)', collect)
     .option('--alert <monitor:subject>', "one alert: the monitor's label and the alert's trigger subject (repeatable)", collect)
     .option('--all', 'every alert of the account (slow on the real service beyond ~50 alerts)')
-    .requiredOption('--for <duration>', 'how long: 90s, 30m, 2h, 1d, 1h30m; a bare number is seconds');
+    .requiredOption('--for <duration>', '(required) how long: 90s, 30m, 2h, 1d, 1h30m; a bare number is seconds');
   addConnectionOptions(pause);
   addHelpFooter(pause, {
     examples: ['monsync pause --monitor mx-eu-1 --for 30m', "monsync pause --alert 'mx-eu-1:mx-eu-1 is DOWN' --for 2h"],

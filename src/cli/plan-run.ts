@@ -3,6 +3,7 @@ import type { ConnectionOptions } from '../api/connect.js';
 import { UsageError, UserError } from '../util/errors.js';
 import { planFlow } from '../workflow/plan.js';
 import type { CommandIo } from './output.js';
+import { findCommit } from './commit.js';
 import { printProgress } from './progress.js';
 
 export interface PlanOptions extends ConnectionOptions {
@@ -13,6 +14,7 @@ export interface PlanOptions extends ConnectionOptions {
   target?: string[];
   prune?: boolean;
   strict?: boolean;
+  commit?: string;
 }
 
 export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo): Promise<number> {
@@ -20,6 +22,8 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
   if (!['text', 'json', 'markdown'].includes(format)) {
     throw new UsageError(`--format must be text, json or markdown, got "${format}"`);
   }
+  // Looked up before the account is read: a bad --commit is a usage error before any connection.
+  const commit = format === 'markdown' ? await findCommit(opts.commit, io.env, io.cwd) : undefined;
   const { plan, desired } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env), {
     paths,
     prune: opts.prune,
@@ -48,7 +52,7 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
   } else if (format === 'markdown') {
     const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
     const where = paths.length ? paths.join(' ') : 'monsync.yaml';
-    text = renderPlanMarkdown(plan, { title: `monsync plan — \`${where}\` against \`${plan.target}\`` });
+    text = renderPlanMarkdown(plan, { title: `monsync plan — \`${where}\` against \`${plan.target}\``, commit });
   } else {
     const { renderPlanText } = await import('../render/plan-text.js');
     text = renderPlanText(plan, { color: io.color });

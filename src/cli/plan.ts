@@ -13,7 +13,8 @@ export function register(program: Command): void {
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
     .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
     .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
-    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)");
+    .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
+    .option('--commit <sha>', 'the commit the Markdown comment names (default: MONSYNC_COMMIT, CI_COMMIT_SHA, GITHUB_SHA or git rev-parse HEAD)');
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: ['A call to the service gives up after 60 s in all, retries included, or --timeout if longer (MONSYNC_DEADLINE=seconds).'],
@@ -22,7 +23,7 @@ export function register(program: Command): void {
       'monsync plan monitoring/ --format markdown --detailed-exitcode  # in CI: a PR comment; exit 2 with changes',
       "monsync plan monitoring/ --target 'mx-eu-*' --out plan.json    # part of it, saved for apply --plan",
     ],
-    env: [...CONNECTION_ENV, '${VAR}', 'NO_COLOR'],
+    env: [...CONNECTION_ENV, '${VAR}', 'NO_COLOR', 'MONSYNC_COMMIT'],
   }).action(async (paths: string[], opts: PlanOptions, self: Command) => {
     const [{ runPlan }, { processIo }] = await Promise.all([import('./plan-run.js'), import('./output.js')]);
     process.exitCode = await runPlan(paths, opts, processIo(self));

@@ -10,7 +10,7 @@ import { parseSource, toPlainData } from './parse.js';
 import type { RawFile } from './raw.js';
 import type { SourceFile } from './read.js';
 import type { ValidFile } from './resolve.js';
-import { validateFile } from './schema.js';
+import { salvage, validateFile } from './schema.js';
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
 /** `guarded`: references to secret-looking variables, for the loader to refuse unless the settings allow them. */
@@ -29,7 +29,13 @@ export function loadFileFully(source: SourceFile, env: Env): { valid?: ValidFile
     (d) => !failedAt.has(JSON.stringify({ line: d.line, column: d.column })),
   );
   diagnostics.push(...schemaProblems);
-  if (diagnostics.length > 0) return { diagnostics, guarded };
+  if (diagnostics.length > 0) {
+    // The later stages still see what the schema accepts, so every problem comes out in one run;
+    // with these diagnostics (errors) no desired state is ever built from it.
+    const kept = schemaProblems.length > 0 && schemaProblems.length === diagnostics.length ? salvage(data) : undefined;
+    if (kept === undefined) return { diagnostics, guarded };
+    return { valid: { locator: indexDocument(parsed.locator, parsed.doc, parsed.lines), data: kept as RawFile }, diagnostics, guarded };
+  }
   // Later stages need positions only: the document itself is dropped with this frame.
   const positions = indexDocument(parsed.locator, parsed.doc, parsed.lines);
   return { valid: { locator: positions, data: data as unknown as RawFile }, diagnostics, guarded };

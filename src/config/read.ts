@@ -64,7 +64,7 @@ export interface ResolveOptions {
 
 /**
  * Turns the command-line paths into files: a directory stands for its `*.yaml`, `*.yml` and
- * `*.json` files (sorted, not recursive). With no paths, `monsync.yaml` in the working directory.
+ * `*.json` files and those of the directories below it (`filesUnder`). With no paths, `monsync.yaml` in the working directory.
  * A file named twice (directly and through its directory) is read once.
  */
 export async function resolveInputs(
@@ -115,24 +115,61 @@ export async function resolveInputs(
       add(abs, absolute);
       continue;
     }
-    let entries;
-    try {
-      entries = await readdir(abs, { withFileTypes: true });
-    } catch (err) {
-      diagnostics.push(diag(display, WHOLE_FILE, `cannot read directory: ${errnoMessage(err)}`));
+    const found = await filesUnder(abs, listed);
+    if ('error' in found) {
+      diagnostics.push(diag(displayPath(found.dir, cwd, absolute), WHOLE_FILE, `cannot read directory: ${errnoMessage(found.error)}`));
       continue;
     }
-    const names = entries
-      .filter((e) => listed.test(e.name) && (e.isFile() || e.isSymbolicLink()))
-      .map((e) => e.name)
-      .sort();
-    if (names.length === 0) {
+    if (found.files.length === 0) {
       diagnostics.push(diag(display, WHOLE_FILE, json ? 'directory contains no .yaml, .yml or .json files' : 'directory contains no .yaml or .yml files'));
       continue;
     }
-    for (const name of names) add(path.join(abs, name), absolute);
+    for (const file of found.files) add(file, absolute);
   }
   return { files, diagnostics };
+}
+
+/**
+ * The configuration files in a directory and the directories below it, sorted by their path
+ * relative to it (`eu/a.yaml` after `a.yaml`, before `us/a.yaml`). Hidden directories (`.git`,
+ * `.github`) and `node_modules` are not entered: they hold other tools' YAML. Symbolic links to
+ * directories are not followed (a loop would never end); links to files are read.
+ */
+async function filesUnder(root: string, listed: RegExp): Promise<{ files: string[] } | { dir: string; error: unknown }> {
+  const files: string[] = [];
+  const dirs: string[] = [root];
+  while (dirs.length > 0) {
+    const dir = dirs.pop()!;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      return { dir, error };
+    }
+    for (const e of entries) {
+      if (e.isDirectory()) {
+        if (!e.name.startsWith('.') && e.name !== 'node_modules') dirs.push(path.join(dir, e.name));
+      } else if (listed.test(e.name) && (e.isFile() || e.isSymbolicLink())) {
+        files.push(path.join(dir, e.name));
+      }
+    }
+  }
+  const key = (f: string) => path.relative(root, f).split(path.sep);
+  return {
+    files: files.sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) {
+        // A file comes before the directories beside it, then names in code-point order.
+        if (x[i] !== y[i]) {
+          const xFile = i === x.length - 1;
+          const yFile = i === y.length - 1;
+          if (xFile !== yFile) return xFile ? -1 : 1;
+          return x[i]! < y[i]! ? -1 : 1;
+        }
+      }
+      return x.length - y.length;
+    }),
+  };
 }
 
 /** 1-based line and column of a byte offset (columns in characters, as editors count them). */

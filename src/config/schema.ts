@@ -219,3 +219,96 @@ export function validateFile(data: unknown, locator: Locator): Diagnostic[] {
   }
   return out;
 }
+
+/**
+ * Values put in place of a required field whose value the schema refused, so the checks across
+ * items and files (duplicate labels, required fields, references) can still run in the same pass;
+ * the refused value has its own diagnostic already.
+ */
+const STAND_INS: Readonly<Record<string, unknown>> = {
+  subject_term: 'monsync stand-in',
+  ip_address: 'stand-in.invalid',
+  test_account: 'stand-in@stand-in.invalid',
+  timer: 5,
+  time_zone: 'UTC',
+  timeout: 15,
+  version: 1,
+};
+
+const IDENTITY = new Set(['label', 'name', 'monitor', 'subject_init']);
+
+/**
+ * The data with what the schema refuses taken out, so a file with schema problems still goes
+ * through the later stages and the user hears of every problem in one run (issue 24 §3): unknown
+ * keys are dropped, refused values of required fields get a stand-in, other refused values are
+ * dropped, an item missing its identity (or with a refused one) is dropped. Undefined when that does not make the file
+ * acceptable (a problem at the top of the file): then only the schema's diagnostics are reported.
+ */
+export function salvage(data: unknown): unknown {
+  let current: unknown = structuredClone(data);
+  for (let round = 0; round < 8; round++) {
+    if (validator(current)) return current;
+    const errors = [...(validator.errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
+    let changed = false;
+    for (const e of errors) changed = repair(current, e) || changed;
+    if (!changed) return undefined;
+  }
+  return validator(current) ? current : undefined;
+}
+
+/** One repair for one schema error; false when there is nothing it can do. */
+function repair(root: unknown, e: ErrorObject): boolean {
+  const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (e.keyword === 'additionalProperties') {
+    const owner = at(root, path);
+    const key = (e.params as { additionalProperty?: string }).additionalProperty;
+    if (!isRecord(owner) || key === undefined || !(key in owner)) return false;
+    delete owner[key];
+    return true;
+  }
+  if (e.keyword === 'required') return dropItem(root, path);
+  if (path.length === 0) return false;
+  const key = path[path.length - 1]!;
+  // An item whose identity is refused is dropped: a stand-in name would show up in other messages.
+  if (IDENTITY.has(key)) return dropItem(root, path.slice(0, -1));
+  const parent = at(root, path.slice(0, -1));
+  if (Array.isArray(parent)) {
+    // A refused list item (a destination label, a glob): dropped from its list.
+    const i = Number(key);
+    if (!Number.isInteger(i) || i >= parent.length) return false;
+    parent.splice(i, 1);
+    return true;
+  }
+  if (!isRecord(parent) || !(key in parent)) return false;
+  if (key in STAND_INS && parent[key] !== STAND_INS[key]) parent[key] = STAND_INS[key];
+  else if (key in STAND_INS) return false;
+  else delete parent[key];
+  return true;
+}
+
+/** Drops the item of a list that `path` is in or is (an item missing a required key). */
+function dropItem(root: unknown, path: string[]): boolean {
+  for (let n = path.length; n > 0; n--) {
+    const parent = at(root, path.slice(0, n - 1));
+    const i = Number(path[n - 1]);
+    if (Array.isArray(parent) && Number.isInteger(i) && i < parent.length) {
+      parent.splice(i, 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+function at(root: unknown, path: string[]): unknown {
+  let node = root;
+  for (const seg of path) {
+    if (Array.isArray(node)) node = node[Number(seg)];
+    else if (isRecord(node)) node = node[seg];
+    else return undefined;
+  }
+  return node;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -15,6 +15,8 @@ import {
   type ExportedMonitor,
   type Fields,
 } from './build.js';
+import { formatConfigText } from '../config/format/format.js';
+import { packageConfigShape } from '../config/format/shape.js';
 import { plural } from '../util/plural.js';
 import { escapeControl } from '../util/safe-text.js';
 
@@ -174,9 +176,21 @@ function render(body: Fields, schemaPath: string, header: string[]): string {
       }
     },
   });
-  const text = escapeControl(doc.toString({ lineWidth: 0, flowCollectionPadding: true, indentSeq: true }));
+  const text = doc.toString({ lineWidth: 0, indentSeq: true });
   const comments = [`# yaml-language-server: $schema=${schemaPath}`, ...header.map((h) => `#${h}`)];
-  return `${comments.join('\n')}\n${text}`;
+  // Escaped after fmt's rewrite (which writes what it decoded): such strings stay double-quoted, where \uXXXX is YAML's own.
+  return escapeControl(inFmtStyle(`${comments.join('\n')}\n${text}`));
+}
+
+/**
+ * The text as `monsync fmt` writes it: fmt is the one writer of the files' style (key order,
+ * quotes, flow spacing), so an exported directory passes `fmt --check` as it is written. Export
+ * chooses only what fmt keeps as written: flow or block, blank lines, comments.
+ */
+function inFmtStyle(text: string): string {
+  const result = formatConfigText(text, { shape: packageConfigShape(), file: MAIN_FILE });
+  if (!result.ok) throw new Error(`export wrote YAML that fmt refuses: ${result.diagnostics.map((d) => d.message).join('; ')}`);
+  return result.text;
 }
 
 function flowLength(values: unknown[]): number {

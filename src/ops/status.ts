@@ -13,6 +13,52 @@ export interface StatusRow {
   label: string;
   type: string;
   alert_active: boolean;
+  /** For a monitor with an active alert, when the API can tell (v1): which alert, and since when. */
+  active?: ActiveAlert;
+}
+
+export interface ActiveAlert {
+  /** subject_init of the alert that fired last on the monitor; null when the service names none. */
+  subject: string | null;
+  /** When it last fired, as the service gives it: the monitor's local time, no offset. */
+  fired: string | null;
+  /** Unix seconds of the first failed test after the last successful one: when the outage began. */
+  failing_since: number | null;
+}
+
+/** Monitors with an active alert looked into one by one; past this the table says only ALERT. */
+export const MAX_DESCRIBED = 20;
+
+/** What `describeActive` needs of the v1 client. */
+export interface ActiveAlertApi {
+  getStatusFilter(q: { t?: number; prefix?: string }): Promise<{ monitor_list: { monitor: string; last_alert: { alert: string; time: string } | null }[] }>;
+  listAlerts(): Promise<{ id: string; subject_init: string }[]>;
+  getMonitorData(id: string, q: { begin?: number; average?: 'raw' }): Promise<{ data: { utc_mktime: number; failed: boolean }[] }>;
+}
+
+/**
+ * Names the alert of each alerting row and since when (v1 only: its status filter names the last
+ * alert, its data the last successful test). The alert's timeout counts from that test, so the
+ * first failed test after it is when the outage began. A day back at most: the data kept.
+ */
+export async function describeActive(api: ActiveAlertApi, report: StatusReport, nowSeconds: number): Promise<void> {
+  const rows = report.monitors.filter((m) => m.alert_active).slice(0, MAX_DESCRIBED);
+  if (rows.length === 0) return;
+  const day = 86_400;
+  const subject = new Map((await api.listAlerts()).map((a) => [a.id, a.subject_init]));
+  for (const row of rows) {
+    // The filter needs a filter: the label as a prefix, then this monitor's entry by id.
+    const filter = await api.getStatusFilter({ t: day, prefix: row.label });
+    const fired = filter.monitor_list.find((e) => e.monitor === row.id)?.last_alert ?? null;
+    const data = await api.getMonitorData(row.id, { begin: nowSeconds - day, average: 'raw' });
+    const points = [...data.data].sort((a, b) => a.utc_mktime - b.utc_mktime);
+    let since: number | null = null;
+    for (const p of points) {
+      if (!p.failed) since = null;
+      else since ??= p.utc_mktime;
+    }
+    row.active = { subject: fired ? (subject.get(fired.alert) ?? null) : null, fired: fired?.time ?? null, failing_since: since };
+  }
 }
 
 export interface StatusReport {

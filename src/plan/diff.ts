@@ -29,6 +29,7 @@ import { applyIgnore } from './phases/ignore.js';
 import { planMonitorChanges, planMonitorDeletes } from './phases/monitor-changes.js';
 import { matchMonitors } from './phases/monitors.js';
 import { refuseAmbiguousDeletes, selectTargets, uniqueRefs } from './phases/refs.js';
+import { noteLikelyRenames } from './phases/rename-hints.js';
 import { uniq } from './phases/util.js';
 import { globMatch } from '../util/glob.js';
 import { plural } from '../util/plural.js';
@@ -97,6 +98,7 @@ export function diff(desired: DesiredState, liveAll: LiveState, options: DiffOpt
   planGroupChanges(ctx);
   refuseAmbiguousDeletes(ctx);
   if (problems.length > 0) throw new PlanError(uniq(problems));
+  noteLikelyRenames(ctx.changes);
 
   const { changes, warnings } = ctx;
   uniqueRefs(changes);

@@ -39,6 +39,12 @@ export interface ChangeNote {
   renamed_from?: string;
   /** An alert matched to a live one whose subject_init differs. */
   subject_changed_from?: string;
+  /**
+   * With subject_changed_from, when no previous_subjects named the old subject: how the pair was
+   * guessed (README, "Alert matching"): `alone`, the only declared and the only live alert left on
+   * the monitor; `subject_term`, the same subject_term, unique on both sides.
+   */
+  paired_by?: 'alone' | 'subject_term';
   /** Deletes of resources the config never owned (unmanaged monitors, undeclared groups), by --prune. */
   pruned?: boolean;
   /** Monitor deletes: the subjects of the alerts deleted with it that the alert list holds, in id order (when any). */
@@ -54,6 +60,16 @@ export interface ChangeNote {
    * would adopt it instead.
    */
   near_miss?: NearMiss;
+  /** Monitor deletes: the names of the live groups it leaves (it is a member of). */
+  member_of?: string[];
+  /**
+   * A monitor or group create whose fields are those of exactly one delete of this plan (a rename
+   * without previous_labels / previous_names, or a `git revert` of one): that delete's label or
+   * name. Declaring it as previous would keep the id and history.
+   */
+  looks_like_rename_of?: string;
+  /** The delete of such a pair: the label or name of the create. */
+  looks_like_rename_to?: string;
   /** Group updates: member labels added and removed. */
   members_added?: string[];
   members_removed?: string[];

@@ -78,15 +78,16 @@ export function noChangesLine(plan: Pick<Plan, 'options'>): string {
  */
 export function leftAloneParts(u: UnmanagedCounts, prune = false): string[] {
   const parts: string[] = [];
-  if (u.monitors > 0) {
-    const foreign = u.foreign_monitors ?? 0;
+  // README's terms: unmanaged monitors carry no owner's marker, foreign ones another owner's.
+  const foreign = u.foreign_monitors ?? 0;
+  const unmanaged = u.monitors - foreign;
+  if (unmanaged > 0) {
     const referenced = prune ? (u.referenced_monitors ?? 0) : 0;
-    const of: string[] = [];
-    if (foreign > 0) of.push(`${foreign} managed by another owner`);
-    if (referenced > 0) of.push(`${referenced} named by a declared group or alert, so not pruned`);
-    const detail = of.length > 0 ? ` (${of.join(', ').replace(/^(\d+)/, '$1 of them')})` : '';
-    parts.push(`${plural(u.monitors, 'unmanaged monitor')}${detail}`);
+    const named = 'named by a declared group or alert, so not pruned';
+    const detail = referenced === 0 ? '' : referenced === unmanaged ? ` (${named})` : ` (${referenced} of them ${named})`;
+    parts.push(`${plural(unmanaged, 'unmanaged monitor')}${detail}`);
   }
+  if (foreign > 0) parts.push(`${plural(foreign, 'foreign monitor')} (managed by another owner)`);
   if (u.other_type_monitors > 0) parts.push(`${plural(u.other_type_monitors, 'monitor')} of other types`);
   if (u.alerts > 0) parts.push(`${plural(u.alerts, 'undeclared alert')} on them`);
   const kept = u.other_type_alerts ?? 0;
@@ -129,6 +130,33 @@ export function nearMissQuestion(n: NearMiss, q: (s: string) => string = quote, 
   return `did you mean to adopt ${q(n.label)} (id ${id(n.id)}, differs only in ${n.differs})?`;
 }
 
+/**
+ * A create and a delete of this plan that differ only in label or name (`note.looks_like_rename_of`
+ * / `_to`): on the create, what to declare so the resource keeps its id and history.
+ */
+export function renameHint(c: Change, q: (s: string) => string = quote): string {
+  const previous = c.kind === 'group' ? 'previous_names' : 'previous_labels';
+  if (c.note?.looks_like_rename_of !== undefined) {
+    return `looks like a rename of ${q(c.note.looks_like_rename_of)}: add ${previous} to keep its id and history`;
+  }
+  if (c.note?.looks_like_rename_to !== undefined) return `looks like a rename to ${q(c.note.looks_like_rename_to)}`;
+  return '';
+}
+
+/** How an alert whose subject changed was paired without previous_subjects (`note.paired_by`), or ''. */
+export function pairedByNote(c: Change): string {
+  if (c.note?.paired_by === 'alone') return 'paired as the only alert left on its monitor';
+  if (c.note?.paired_by === 'subject_term') return 'paired by its subject_term';
+  return '';
+}
+
+/** The groups a deleted monitor leaves (`note.member_of`): `group "a"`, `groups "a" and "b"`. */
+export function leavesGroups(c: Change, q: (s: string) => string = quote, sep = ' and '): string {
+  const groups = c.note?.member_of ?? [];
+  if (groups.length === 0) return '';
+  return `${groups.length === 1 ? 'group' : 'groups'} ${cascadeNames(groups, q, sep, 5)}`;
+}
+
 /** The field that names a resource: shown in its header, not again among its fields. */
 export function keyField(c: Change): string {
   return c.kind === 'monitor' ? 'label' : c.kind === 'alert' ? 'subject_init' : 'name';
@@ -144,6 +172,11 @@ export function alertSubject(c: Change): string {
 export function describeChange(c: Change): string {
   if (c.kind === 'alert') return `alert ${quote(c.monitor ?? '')} / ${quote(alertSubject(c))}`;
   return `${c.kind} ${quote(c.key)}`;
+}
+
+/** Where the YAML asks for a change, as `file:line` (an editor and GitHub jump there), or '' (deletes: nothing declares them). */
+export function sourceOf(c: Change): string {
+  return c.source ? `${c.source.file}:${c.source.line}` : '';
 }
 
 /** Set difference of two arrays of labels, for `+ "a", - "b"` lines. */

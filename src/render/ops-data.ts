@@ -18,6 +18,8 @@ export interface DataRenderOptions {
   sinceSeconds: number;
   average: 'raw' | 'hour' | 'day';
   width?: number;
+  /** The monitor's test interval, minutes: says when a new monitor's first data comes. */
+  timer?: number | null;
 }
 
 export function renderDataText(data: MonitorData, options: DataRenderOptions): string {
@@ -28,6 +30,11 @@ export function renderDataText(data: MonitorData, options: DataRenderOptions): s
   const lines: string[] = [`${c.bold(label)} — response time, ${window} (${shape}, ${plural(data.data.length, 'point')})`];
   if (data.data.length === 0) {
     lines.push(c.dim(`No data for ${label} between ${utcMinute(data.begin * 1000)} and ${utcMinute(data.end * 1000)}.`));
+    // Most often asked right after an apply: a new monitor has had no test yet.
+    const every = options.timer ? `${plural(options.timer, 'minute')}` : '`timer` minutes';
+    lines.push(
+      c.dim(`A new monitor's first test runs about ${every} after it is created, then every ${every}: a monitor applied just now has no data yet.`),
+    );
     return `${lines.join('\n')}\n`;
   }
 
@@ -54,10 +61,14 @@ export function renderDataText(data: MonitorData, options: DataRenderOptions): s
   const s = summarize(points);
   const stat = (v: number | null): string => (v === null ? '—' : formatMs(v));
   const share = s.points ? ` (${((s.failures / s.points) * 100).toFixed(1)}%)` : '';
-  const failures = `failures ${s.failures} of ${s.points}${share}`;
+  // Averaged points are hours or days, each marked failed by the service as a whole: they are what is counted.
+  const unit = options.average === 'hour' ? ' hours' : options.average === 'day' ? ' days' : '';
+  const counted = unit ? c.dim(`  (counted per ${unit.trim().slice(0, -1)}, not per test)`) : '';
+  const failures = `failures ${s.failures} of ${s.points}${unit}${share}`;
   lines.push(
     `min ${stat(s.min)} · avg ${stat(s.avg)} · max ${stat(s.max)} · ${s.failures > 0 ? c.red(failures) : failures}` +
-      (s.failures > 0 ? c.dim(`  (${FAILED_MARK} marks failed tests)`) : ''),
+      counted +
+      (s.failures > 0 ? c.dim(`  (${FAILED_MARK} marks failed ${unit ? unit.trim() : 'tests'})`) : ''),
   );
   const lastFailure = [...points].reverse().find((p) => p.failed);
   if (lastFailure) {

@@ -45,6 +45,8 @@ export function renderDrillText(r: DrillReport, options: { color: boolean }): st
     lines.push(...silenceReasons(r).map((s) => c.dim(`  ${s}`)));
   } else {
     lines.push('What would be sent (minutes after the outage began):');
+    // "after 15m of failures" reads as 15 minutes of failed tests; the service counts from the last success.
+    lines.push(c.dim("  (an alert fires once its timeout has passed since the monitor's last successful test, not since the first failed one)"));
     let endShown = false;
     const outageEnds = (): void => {
       if (!endShown) lines.push(c.dim(`  ${`+${r.outage_minutes}m`.padStart(6)}  ----  the outage ends`));

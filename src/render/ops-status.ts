@@ -2,15 +2,20 @@
  * `monsync status` output: a table of monitors and a summary line, or a stable JSON object.
  */
 import pc from 'picocolors';
-import type { StatusReport } from '../ops/status.js';
-import { safe, table } from './ops-format.js';
+import type { StatusReport, StatusRow } from '../ops/status.js';
+import { safe, table, utcMinute } from './ops-format.js';
+import { quote } from '../util/safe-text.js';
 import { plural } from '../util/plural.js';
 
 export function renderStatusText(report: StatusReport, options: { color: boolean }): string {
   const c = pc.createColors(options.color);
   const lines: string[] = [];
   if (report.monitors.length > 0) {
-    const rows = [['MONITOR', 'TYPE', 'STATE'], ...report.monitors.map((m) => [safe(m.label), safe(m.type), m.alert_active ? 'ALERT' : 'ok'])];
+    const described = report.monitors.some((m) => activeText(m.active) !== '');
+    const rows = [
+      ['MONITOR', 'TYPE', 'STATE', ...(described ? ['ALERT'] : [])],
+      ...report.monitors.map((m) => [safe(m.label), safe(m.type), m.alert_active ? 'ALERT' : 'ok', ...(described ? [activeText(m.active)] : [])]),
+    ];
     lines.push(
       ...table(rows, (text, row, col) => {
         if (row === 0) return c.bold(text);
@@ -22,6 +27,15 @@ export function renderStatusText(report: StatusReport, options: { color: boolean
   }
   lines.push(summaryLine(report, c));
   return `${lines.join('\n')}\n`;
+}
+
+/** `"mx-eu-1 is DOWN" since 2026-11-25 10:41 UTC (fired 11:41:00 monitor time)`. */
+function activeText(a: StatusRow['active']): string {
+  if (!a || (a.subject === null && a.failing_since === null)) return '';
+  const what = a.subject !== null ? quote(a.subject) : 'an alert';
+  const since = a.failing_since !== null ? ` since ${utcMinute(a.failing_since * 1000)}` : '';
+  const fired = a.fired !== null ? ` (last fired ${safe(a.fired)}, monitor time)` : '';
+  return `${what}${since}${fired}`;
 }
 
 function summaryLine(r: StatusReport, c: ReturnType<typeof pc.createColors>): string {

@@ -9,7 +9,7 @@
  * is longer than any backtick run in the content, so nothing can close it early.
  */
 import { countFindings } from './findings.js';
-import { OWNER_META_KEY } from '../model/live.js';
+import { DOCUMENTED_MONITOR_DEFAULTS, OWNER_META_KEY } from '../model/live.js';
 import type { Change, Plan } from '../plan/types.js';
 import {
   noChangesLine,
@@ -29,8 +29,11 @@ import {
   planLine,
   plural,
   pruneWouldDelete,
-  setDiff,
   shortTime,
+  sourceOf,
+  renameHint,
+  pairedByNote,
+  leavesGroups,
 } from './format.js';
 
 export const PLAN_COMMENT_MARKER = '<!-- monsync-plan -->';
@@ -43,6 +46,11 @@ export interface PlanMarkdownOptions {
   title?: string;
   /** Upper bound on the comment's length; GitHub refuses comments over 65536 characters. */
   maxLength?: number;
+  /**
+   * The (short) commit the plan was made from, named in the heading so a comment left from an
+   * older push is recognisable as stale.
+   */
+  commit?: string;
 }
 
 const ICON = { create: '➕', update: '✏️', delete: '🗑️' } as const;
@@ -91,7 +99,18 @@ function keyCell(c: Change): string {
 }
 
 function changeCell(c: Change): string {
-  if (c.action === 'create') return c.note?.near_miss !== undefined ? `create; ${nearMissQuestion(c.note.near_miss, mdCode, mdText)}` : 'create';
+  const rename = renameHint(c, mdCode);
+  if (c.action === 'create') {
+    const parts = ['create'];
+    // A new group's row names its members: who joins is what a reviewer checks.
+    if (c.kind === 'group') {
+      const members = Array.isArray(c.after?.['monitors']) ? (c.after['monitors'] as unknown[]).map(String) : [];
+      parts[0] = members.length > 0 ? `create with ${cascadeNames(members, mdCode, ', ', 10)}` : 'create (no members)';
+    }
+    if (c.note?.near_miss !== undefined) parts.push(nearMissQuestion(c.note.near_miss, mdCode, mdText));
+    if (rename) parts.push(`⚠️ ${rename}`);
+    return parts.join('; ');
+  }
   if (c.action === 'delete') {
     const n = c.effects?.cascade_alerts ?? 0;
     const lost = c.effects?.other_type_alerts ?? [];
@@ -102,12 +121,16 @@ function changeCell(c: Change): string {
         : '';
     const among = lost.length > 0 ? `, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost, mdCode, mdText)} the API cannot create again` : '';
     const names = cascadeNames(c.note?.cascade_subjects, mdCode, ', ');
-    return n > 0 ? `delete${why} (and ${plural(n, 'alert')}${names ? `: ${names}` : ''}${among})` : `delete${why}`;
+    const gone = [n > 0 ? `and ${plural(n, 'alert')}${names ? `: ${names}` : ''}${among}` : '', leavesGroups(c, mdCode, ', ') ? `leaves ${leavesGroups(c, mdCode, ', ')}` : '']
+      .filter(Boolean)
+      .join('; ');
+    return `delete${why}${gone ? ` (${gone})` : ''}${rename ? `; ${rename}` : ''}`;
   }
   const parts: string[] = [];
   if (c.note?.adopt) parts.push('adopt');
   if (c.note?.renamed_from !== undefined) parts.push(`renamed from ${mdCode(c.note.renamed_from)}`);
   if (c.note?.subject_changed_from !== undefined) parts.push(`subject was ${mdCode(c.note.subject_changed_from)}`);
+  if (pairedByNote(c)) parts.push(`⚠️ ${pairedByNote(c)}`);
   const before = c.before ?? {};
   const after = c.after ?? {};
   for (const f of c.changed) {
@@ -116,8 +139,8 @@ function changeCell(c: Change): string {
       const { added, removed } = memberChanges(c);
       parts.push([...added.map((l) => `+ ${mdCode(l)}`), ...removed.map((l) => `− ${mdCode(l)}`)].join(', '));
     } else if (f === 'alert_destinations') {
-      const d = setDiff(before[f], after[f]);
-      parts.push(`${f} ${[...d.added.map((l) => `+ ${mdCode(l)}`), ...d.removed.map((l) => `− ${mdCode(l)}`)].join(', ')}`);
+      // The list it becomes, not only what changes in it: a reviewer checks who will be told.
+      parts.push(`${f} ${mdCode(listText(before[f]))} → ${mdCode(listText(after[f]))}`);
     } else if (f === 'meta') {
       // What changed, key by key (the ownership marker an adoption adds is said by "adopt").
       const d = mapDiff(before[f], after[f]);
@@ -138,10 +161,22 @@ function changeCell(c: Change): string {
   return parts.join(', ');
 }
 
+/** A list of labels as YAML writes it in flow style: `[ops-mail, oncall-sms]`. */
+function listText(v: unknown): string {
+  return Array.isArray(v) ? `[${v.map((x) => (typeof x === 'string' ? x : formatValue(x))).join(', ')}]` : formatValue(v);
+}
+
+/** The YAML that asks for the change, under its key: `monitoring/eu.yaml:23`. */
+function whereCell(c: Change): string {
+  const where = sourceOf(c);
+  return where ? `<br><sub>${mdText(where)}</sub>` : '';
+}
+
 function summaryLine(c: Change): string {
   const what = c.kind === 'alert' ? `alert ${keyCell(c)}` : `${c.kind} ${mdCode(c.key)}`;
   const id = c.id !== null ? ` (id ${mdCode(c.id)})` : '';
-  return `${ICON[c.action]} ${what}${id}`;
+  const where = sourceOf(c);
+  return `${ICON[c.action]} ${what}${id}${where ? ` · ${mdText(where)}` : ''}`;
 }
 
 /** YAML-ish `field: value` lines; multi-line text as a block scalar. */
@@ -161,9 +196,13 @@ function details(c: Change): string {
   if (c.action === 'create') {
     block = codeBlock('yaml', yamlLines(c.after ?? {}, c.changed.filter((f) => f !== keyField(c))));
     if (c.note?.near_miss !== undefined) extra = `\n${capitalise(nearMissQuestion(c.note.near_miss, mdCode, mdText))}\n`;
+    const rename = renameHint(c, mdCode);
+    if (rename) extra += `${extra ? '' : '\n'}⚠️ ${capitalise(rename)}.\n`;
   } else if (c.action === 'delete') {
     const before = c.before ?? {};
-    block = codeBlock('yaml', yamlLines(before, Object.keys(before)));
+    // What is lost, not what every monitor has: fields at the service's documented default are left out.
+    const own = Object.keys(before).filter((f) => !(c.kind === 'monitor' && isDocumentedDefault(f, before[f])));
+    block = codeBlock('yaml', yamlLines(before, own));
     const n = c.effects?.cascade_alerts ?? 0;
     const lost = c.effects?.other_type_alerts ?? [];
     if (n > 0) {
@@ -172,10 +211,22 @@ function details(c: Change): string {
       const names = cascadeNames(c.note?.cascade_subjects, mdCode, ', ', 20);
       extra = `\nThe service deletes its ${plural(n, 'alert')} with it${names ? `: ${names}` : ''}.${among}\n`;
     }
+    const groups = leavesGroups(c, mdCode, ', ');
+    if (groups) extra += `${extra ? '' : '\n'}It leaves ${groups}.\n`;
+    const rename = renameHint(c, mdCode);
+    if (rename) extra += `${extra ? '' : '\n'}${capitalise(rename)}.\n`;
   } else {
     block = codeBlock('diff', updateDiff(c));
   }
   return `<details><summary>${summaryLine(c)}</summary>\n\n${block}\n${extra}</details>`;
+}
+
+/** A monitor field at the value the API documents for an omitted one (`port: 25`, `attachment: null`). */
+function isDocumentedDefault(field: string, value: unknown): boolean {
+  if (!(field in DOCUMENTED_MONITOR_DEFAULTS)) return false;
+  const d = (DOCUMENTED_MONITOR_DEFAULTS as Record<string, unknown>)[field];
+  if (d !== null && typeof d === 'object') return value !== null && typeof value === 'object' && Object.keys(value).length === 0;
+  return value === d;
 }
 
 function capitalise(s: string): string {
@@ -189,9 +240,9 @@ function updateDiff(c: Change): string[] {
   for (const f of c.changed) {
     const b = before[f];
     const a = after[f];
-    if ((c.kind === 'group' && f === 'monitors') || f === 'alert_destinations') {
+    if (c.kind === 'group' && f === 'monitors') {
       // Group members as the plan's notes give them (by id): a member renamed by this plan stays a member.
-      const { added, removed } = c.kind === 'group' ? memberChanges(c) : setDiff(b, a);
+      const { added, removed } = memberChanges(c);
       out.push(` ${f}:`, ...added.map((x) => `+  ${formatValue(x)}`), ...removed.map((x) => `-  ${formatValue(x)}`));
     } else if (f === 'meta') {
       const d = mapDiff(b, a);
@@ -232,7 +283,8 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
       ? escapeControl(options.title.replace(/[\r\n]+/g, ' '))
       : `monsync plan — ${plan.files.length > 0 ? plan.files.map(mdCode).join(', ') : 'configuration'} against ${mdCode(plan.target)}`;
 
-  const head: string[] = [PLAN_COMMENT_MARKER, `### ${title}`, ''];
+  const commit = options.commit !== undefined ? ` at ${mdCode(options.commit)}` : '';
+  const head: string[] = [PLAN_COMMENT_MARKER, `### ${title}${commit}`, ''];
   const parts = leftAloneParts(plan.unmanaged, plan.options.prune);
   const prunable = pruneWouldDelete(plan.unmanaged, plan.options.prune);
   const leftAlone =
@@ -246,37 +298,53 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
   }
   head.push(...checksSection(plan));
 
-  const rows = plan.changes.map((c) => `| ${ICON[c.action]} | ${c.kind} | ${keyCell(c)} | ${changeCell(c)} |`);
-  const sections = plan.changes.map(details);
+  // Deletes come first and are never left out (every one of them needs a reader's eyes, and some
+  // apply's --force); the rest follow in the order apply runs them and give way row by row.
+  const ordered = [...plan.changes.filter(mustShow), ...plan.changes.filter((c) => !mustShow(c))];
+  const kept = ordered.filter(mustShow).length;
+  const rows = ordered.map((c) => `| ${ICON[c.action]} | ${c.kind} | ${keyCell(c)}${whereCell(c)} | ${changeCell(c)} |`);
+  const sections = ordered.map(details);
 
   const footerBits = [`Fingerprint <code>${mdText(plan.fingerprint.slice(0, 12))}…</code>`, `plan made ${shortTime(plan.created_at)}`];
   if (plan.options.targets.length > 0) footerBits.push(`targets ${plan.options.targets.map(mdCode).join(', ')}`);
   if (plan.options.prune) footerBits.push('with <code>--prune</code>');
   const footer = `<sub>${footerBits.join(' · ')}</sub>`;
 
+  const tableHead = ['', '| | Kind | Key | Change |', '|---|---|---|---|'];
+  const moreRows = (n: number) => `| | | | … and ${plural(n, 'more change')} (the job log has them all) |`;
+  const moreDetails = (n: number) =>
+    `_Details of ${plural(n, 'more change')} left out to keep this comment within GitHub's size limit; the full plan is in the job log._`;
   const assemble = (nRows: number, nSections: number): string => {
     const out = [...head];
     if (plan.changes.length > 0) {
-      out.push('', '| | Kind | Key | Change |', '|---|---|---|---|', ...rows.slice(0, nRows));
-      if (nRows < rows.length) out.push(`| | | | … and ${plural(rows.length - nRows, 'more change')} |`);
+      out.push(...tableHead, ...rows.slice(0, nRows));
+      if (nRows < rows.length) out.push(moreRows(rows.length - nRows));
       for (const s of sections.slice(0, nSections)) out.push('', s);
-      if (nSections < sections.length) {
-        out.push('', `_Details of ${plural(sections.length - nSections, 'more change')} left out to keep this comment within GitHub's size limit; the full plan is in the job log._`);
-      }
+      if (nSections < sections.length) out.push('', moreDetails(sections.length - nSections));
     }
     out.push('', footer);
     return `${out.join('\n')}\n`;
   };
 
-  // Drop details from the end first, then table rows, until the comment fits.
-  let text = assemble(rows.length, sections.length);
+  // Drop details from the end first, then table rows (never a delete's), until the comment fits.
+  // Lengths are added up rather than the comment assembled again per try: thousands of changes.
+  const text = assemble(rows.length, sections.length);
   if (text.length <= maxLength) return text;
-  let budget = maxLength - assemble(rows.length, 0).length;
-  let n = 0;
-  while (n < sections.length && budget - (sections[n]!.length + 2) >= 0) budget -= sections[n++]!.length + 2;
-  text = assemble(rows.length, n);
-  if (text.length <= maxLength) return text;
-  let r = rows.length;
-  while (r > 0 && assemble(r, 0).length > maxLength) r = Math.max(0, r - Math.max(1, Math.ceil((assemble(r, 0).length - maxLength) / 80)));
+  const tableOnly = assemble(rows.length, 0);
+  if (tableOnly.length <= maxLength) {
+    let budget = maxLength - tableOnly.length;
+    let n = 0;
+    while (n < sections.length && budget - (sections[n]!.length + 2) >= 0) budget -= sections[n++]!.length + 2;
+    return assemble(rows.length, n);
+  }
+  // Without details: the deletes, then the rows that fit, one by one.
+  let room = maxLength - assemble(kept, 0).length;
+  let r = kept;
+  while (r < rows.length && room - (rows[r]!.length + 1) >= 0) room -= rows[r++]!.length + 1;
   return assemble(r, 0);
+}
+
+/** A change the comment always lists: a delete (a reader must see each; apply may need --force). */
+function mustShow(c: Change): boolean {
+  return c.action === 'delete';
 }

@@ -26,7 +26,10 @@ import {
   plural,
   pruneWouldDelete,
   quote,
-  setDiff,
+  sourceOf,
+  renameHint,
+  pairedByNote,
+  leavesGroups,
 } from './format.js';
 
 export interface PlanTextOptions {
@@ -86,6 +89,8 @@ function header(change: Change, c: Colors): string {
   if (change.note?.duplicate_of !== undefined) notes.push(`duplicate of id ${escapeControl(change.note.duplicate_of)}`);
   if (change.note?.renamed_from !== undefined) notes.push(`renamed from ${quote(change.note.renamed_from)}`);
   if (change.note?.subject_changed_from !== undefined) notes.push(`subject was ${quote(change.note.subject_changed_from)}`);
+  const paired = pairedByNote(change);
+  if (paired) notes.push(paired);
   // The id is dim (a reviewer may skip it); what the change means for the resource is not.
   const suffix =
     notes.length === 0
@@ -93,12 +98,15 @@ function header(change: Change, c: Colors): string {
       : change.id !== null
         ? `   ${c.dim(`(${notes[0]}`)}${notes.length > 1 ? `, ${notes.slice(1).join(', ')}` : ''}${c.dim(')')}`
         : `   (${notes.join(', ')})`;
-  return `${HEAD}${paint(c, change.action, SYMBOL[change.action])} ${describeChange(change)}${suffix}`;
+  const where = sourceOf(change);
+  return `${HEAD}${paint(c, change.action, SYMBOL[change.action])} ${describeChange(change)}${suffix}${where ? `   ${c.dim(`# ${escapeControl(where)}`)}` : ''}`;
 }
 
 function renderChange(change: Change, c: Colors): string[] {
   const lines = [header(change, c)];
   if (change.note?.near_miss !== undefined) lines.push(`${BODY}${c.yellow(nearMissQuestion(change.note.near_miss))}`);
+  const rename = renameHint(change);
+  if (rename) lines.push(`${BODY}${c.yellow(rename)}`);
   if (change.action === 'create') lines.push(...createBody(change, c));
   else if (change.action === 'update') lines.push(...updateBody(change, c));
   else if (change.kind === 'monitor' && (change.effects?.cascade_alerts ?? 0) > 0) {
@@ -106,6 +114,10 @@ function renderChange(change: Change, c: Colors): string[] {
     const also = lost.length > 0 ? c.yellow(`, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost)} the API cannot create again`) : '';
     const names = cascadeNames(change.note?.cascade_subjects);
     lines.push(`${BODY}and its ${plural(change.effects!.cascade_alerts!, 'alert')}${names ? ` ${names}` : ''}${also}`);
+  }
+  if (change.action === 'delete') {
+    const groups = leavesGroups(change);
+    if (groups) lines.push(`${BODY}and leaves ${groups}`);
   }
   return lines;
 }
@@ -144,8 +156,8 @@ function updateBody(change: Change, c: Colors): string[] {
       const { added, removed } = memberChanges(change);
       rows.push([f, plusMinus(added.map(quote), removed.map(quote), c)]);
     } else if (f === 'alert_destinations') {
-      const d = setDiff(b, a);
-      rows.push([f, plusMinus(d.added.map(quote), d.removed.map(quote), c)]);
+      // The list it becomes, not only what changes in it: a reviewer checks who will be told.
+      rows.push([f, `${formatValue(b)} -> ${formatValue(a)}`]);
     } else if (f === 'meta') {
       const d = mapDiff(b, a);
       const parts = [

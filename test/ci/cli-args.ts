@@ -67,14 +67,15 @@ export function shellWords(text: string): string[] {
   return words;
 }
 
-/** Every `npx monsync ...` or line-leading `monsync ...` in the scripts. */
+/** Every `npx monsync ...`, `node node_modules/monsync/bin/monsync.js ...` or line-leading `monsync ...` in the scripts. */
 export function findInvocations(scripts: string[]): Invocation[] {
   const out: Invocation[] = [];
   for (const script of scripts) {
     // Backslash-newline continues a command on the next line.
     const joined = script.replace(/\\\n/g, ' ');
     for (const line of joined.split('\n')) {
-      const re = /(?:^|[\s;&|(])(?:npx\s+(?:--no-install\s+|--yes\s+|-y\s+)*)monsync\s+(.*)$|^\s*monsync\s+(.*)$/;
+      const re =
+        /(?:^|[\s;&|(])(?:npx\s+(?:--no-install\s+|--yes\s+|-y\s+)*monsync|node\s+node_modules\/monsync\/bin\/monsync\.js)\s+(.*)$|^\s*monsync\s+(.*)$/;
       const m = re.exec(line);
       if (!m) continue;
       out.push({ line: line.trim(), argv: shellWords(m[1] ?? m[2] ?? '') });

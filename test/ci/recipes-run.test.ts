@@ -121,10 +121,16 @@ describe('GitHub Actions recipe, plan job', () => {
     const run = await runPlanStep(env({}, 'http://127.0.0.1:9'), fakeGitHub(comments));
     expect(run.steps.run).toMatchObject({ exitcode: '1', failed: 'true' });
     expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toMatch(new RegExp(`^${MARKER}\\n### monsync plan failed\\n\\n\`\`\`\\n[\\s\\S]*Error: `));
+    expect(comments[0]!.body).toMatch(new RegExp(`^${MARKER}\\n### monsync plan failed( at \`[0-9a-f]{7}\`)?\\n\\nThe plan could not be made, so no plan stands for this commit\\. Why:\\n\\n\`\`\`\\n[\\s\\S]*Error: `));
     expect(run.failed?.name).toBe('Fail when monsync failed');
     expect(run.summary).toContain('### monsync plan failed');
   }, 60_000);
+
+  it('makes the plan and its comment even when the Validate step failed', async () => {
+    // A failed Validate step must not leave the previous push's comment up as if it still stood.
+    expect(step('Plan').if).toBe('${{ !cancelled() }}');
+    expect(step('Validate').id).toBe('validate');
+  });
 
   it('writes no comment outside a pull request', async () => {
     const comments: { id: number; body: string; user: { type: string } }[] = [];
@@ -242,7 +248,7 @@ describe('GitLab CI recipe, plan job', () => {
     expect(r.code).toBe(1);
     const ours = notes.filter((n) => n.body.startsWith(MARKER));
     expect(ours).toHaveLength(1);
-    expect(ours[0]!.body).toContain('### monsync plan failed');
+    expect(ours[0]!.body).toContain('### monsync plan could not be made');
   }, 60_000);
 
   it('without a note token keeps the plan in the log and does not fail', async () => {

@@ -130,7 +130,8 @@ describe('GitHub Actions recipe', () => {
 describe('GitLab CI recipe', () => {
   const ci = load(GITLAB);
   it('plans in merge request pipelines and applies on the default branch under a resource group', () => {
-    expect(ci['monsync-plan'].rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
+    // when: always: the note is replaced even when the validate job failed (it then says so).
+    expect(ci['monsync-plan'].rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"', when: 'always' }]);
     expect(ci['monsync-apply'].rules[0].if).toContain('$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH');
     expect(ci['monsync-apply'].resource_group).toBe('monsync-account');
   });
@@ -139,5 +140,26 @@ describe('GitLab CI recipe', () => {
     expect(script).toContain('/merge_requests/${env.CI_MERGE_REQUEST_IID}/notes');
     expect(script).toContain("'PRIVATE-TOKEN'");
     expect(script).toContain("method: previous ? 'PUT' : 'POST'");
+  });
+});
+
+describe('every recipe', () => {
+  const files = ['github-actions.yml', 'github-drift.yml', 'gitlab-ci.yml', 'gitlab-drift.yml'].map((f) => join(ROOT, 'examples', 'ci', f));
+
+  it("says how README installs monsync, never `npm install -D monsync` (a package of that name on the registry is not this one)", () => {
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      expect(text, file).not.toMatch(/npm install -D monsync\b/);
+    }
+    for (const file of [GITHUB, GITLAB]) expect(readFileSync(file, 'utf8'), file).toContain(`README's "In your own repository"`);
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('### In your own repository');
+  });
+
+  it('starts the rehearsal replica with node, so the pid it stops is the emulator (npx would leave it running)', () => {
+    for (const file of [GITHUB, GITLAB]) {
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('node node_modules/monsync/bin/monsync.js emulator --clone-from');
+      expect(text).not.toMatch(/npx monsync emulator/);
+    }
   });
 });

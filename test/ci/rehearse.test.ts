@@ -5,6 +5,7 @@
  * read; a refused read fails the step at once with the service's words.
  */
 import { readFile, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -28,6 +29,18 @@ afterAll(async () => {
   await account?.close();
   if (project) await rm(project, { recursive: true, force: true });
 });
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 async function recipe(name: string): Promise<Obj> {
   return parse(await readFile(join(ROOT, 'examples', 'ci', name), 'utf8')) as Obj;
@@ -58,6 +71,18 @@ describe.each(['GitHub', 'GitLab'] as const)('%s rehearsal', (name) => {
     expect(r.stdout).toMatch(/No changes/);
     expect((await account.control.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
     expect((await account.control.state()).monitors).toHaveLength(4);
+  }, 120_000);
+
+  it('leaves no replica running once the step is over: the process it stops is the emulator, not a launcher', async () => {
+    await account.control.reset('default');
+    const { script, flags } = await scripts[name]();
+    const r = await run(script, {}, flags);
+    expect(r.code, r.stderr).toBe(0);
+    const url = (await readFile(join(project, 'replica.out'), 'utf8')).match(/^listening on (\S+)/m)![1]!;
+    const port = Number(new URL(url).port);
+    expect(port).toBeGreaterThan(0);
+    // The step waits for the replica to exit: its port is closed as soon as the step is over.
+    expect(await accepts(port)).toBe(false);
   }, 120_000);
 
   it('fails at once, with the service\'s words, when the account refuses the read', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { applyPatch } from 'diff';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFmt, type FmtOptions } from '../../src/cli/fmt-run.js';
-import { BIN, buildCli } from '../helpers/cli.js';
+import { BIN, ROOT, buildCli } from '../helpers/cli.js';
 import { captureIo, lines } from '../helpers/io.js';
 import { writeTree } from '../config/helpers.js';
 
@@ -32,6 +32,16 @@ describe('monsync fmt', () => {
     expect(await read(dir, 'notes.txt')).toBe(MESSY);
     // A second run has nothing to do.
     expect(await fmt(dir, ['.'])).toEqual({ code: 0, out: '', err: [] });
+  });
+
+  it('takes a directory with the directories below it: `fmt --check examples/` checks every example and recipe', async () => {
+    const dir = await writeTree({ 'conf/a.yaml': TIDY, 'conf/eu/b.yaml': MESSY, 'conf/eu/deep/c.yml': MESSY });
+    expect(await fmt(dir, ['conf'], { check: true })).toEqual({
+      code: 1,
+      out: `${path.join('conf', 'eu', 'b.yaml')}\n${path.join('conf', 'eu', 'deep', 'c.yml')}\n`,
+      err: ['2 files not formatted; `monsync fmt` rewrites them.'],
+    });
+    expect(await fmt(ROOT, ['examples/'], { check: true })).toEqual({ code: 0, out: '', err: [] });
   });
 
   it('reads monsync.yaml when no path is given, like validate and plan', async () => {

@@ -55,10 +55,18 @@ describe('usage errors exit 2, everywhere', () => {
     expect(r).toEqual({ code: 2, stdout: '', stderr: `${message}\n${HINT}` });
   });
 
-  it('as commander\'s own: an unknown option, a missing required one', async () => {
-    expect((await monsync(['plan', '--formt', 'json'])).code).toBe(2);
+  it('as commander\'s own: an unknown option, a missing required one, with the one prefix every error has (Error:)', async () => {
+    const unknown = await monsync(['plan', '--formt', 'json']);
+    expect(unknown).toEqual({ code: 2, stdout: '', stderr: `Error: unknown option '--formt'\n(Did you mean --format?)\n${HINT}` });
     const r = await monsync(['pause', '--monitor', 'mx-eu-1']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: required option '--for <duration>' not specified\n${HINT}` });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `Error: required option '--for <duration>' not specified\n${HINT}` });
+  });
+
+  it('pause --help shows --for as required, in the usage line and its description', async () => {
+    const r = await monsync(['pause', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: monsync pause --for <duration> (--monitor <label> | --alert <monitor:subject> | --all) [options]');
+    expect(r.stdout).toMatch(/--for <duration> +\(required\) how long/);
   });
 
   it('exits 1 under plan --detailed-exitcode, where 2 means "changes": a usage error must not look like a plan with changes', async () => {

@@ -38,8 +38,41 @@ describe('runValidate', () => {
     expect(out).toEqual([]);
     expect(err).toEqual([
       'a.yaml:3:3: unknown key "prun" in settings; did you mean "prune"?',
+      'b.yaml:3:5: monitor "m" has no ip_address, test_account, timer or time_zone: set them here or in defaults.monitor',
       'b.yaml:4:14: use_tls must be one of off, on, auto (got the text "yes")',
-      'Invalid: 2 errors in 2 files.',
+      'Invalid: 3 errors in 2 files.',
+    ]);
+  });
+
+  it('reports schema, semantic and cross-file problems together, in one run (a bad timer, a misspelt key, an unknown time zone, a duplicate label, a missing ip_address)', async () => {
+    const dir = await writeTree({
+      'monsync.yaml': [
+        'version: 1',
+        'defaults:',
+        '  monitor: { time_zone: Europe/London, timer: 5, test_account: p@example.com }',
+        'monitors:',
+        '  - label: a',
+        '    ip_address: mx.example.com',
+        '    timer: 7',
+        '  - label: c',
+        '    ip_address: mx.example.com',
+        '    time_zone: Europe/Londn',
+        '  - label: d',
+        '    ip_adress: mx.example.com',
+        '',
+      ].join('\n'),
+      'more.yaml': ['version: 1', 'monitors:', '  - label: a', '    ip_address: mx2.example.com', '  - label: e', ''].join('\n'),
+    });
+    const { code, err } = await run([dir], dir);
+    expect(code).toBe(1);
+    expect(err).toEqual([
+      'monsync.yaml:7:12: timer must be one of 3, 5, 10, 15, 20, 30 minutes (got the number 7)',
+      'monsync.yaml:10:16: unknown time zone "Europe/Londn"; did you mean "Europe/London"?',
+      'monsync.yaml:11:5: monitor "d" has no ip_address: set it here or in defaults.monitor',
+      'monsync.yaml:12:5: unknown key "ip_adress" in monitor; did you mean "ip_address"?',
+      'more.yaml:3:12: monitor label "a" is already defined at monsync.yaml:5:12',
+      'more.yaml:5:5: monitor "e" has no ip_address: set it here or in defaults.monitor',
+      'Invalid: 6 errors in 2 files.',
     ]);
   });
 

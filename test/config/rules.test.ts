@@ -173,16 +173,27 @@ describe('rules across files', () => {
 });
 
 describe('inputs', () => {
-  it('reads the .yaml and .yml files of a directory, sorted, not recursively', async () => {
+  it('reads the .yaml and .yml files of a directory and of the directories below it, each directory\'s files before its subdirectories', async () => {
     const dir = await writeTree({
       'conf/b.yml': `version: 1\nmonitors:\n${monitorYaml('from-b')}`,
       'conf/a.yaml': `version: 1\nmonitors:\n${monitorYaml('from-a')}`,
       'conf/notes.txt': 'not yaml',
-      'conf/sub/c.yaml': 'this would fail: [',
+      'conf/eu/c.yaml': `version: 1\nmonitors:\n${monitorYaml('from-eu-c')}`,
+      'conf/eu/deep/d.yaml': `version: 1\nmonitors:\n${monitorYaml('from-eu-deep-d')}`,
+      'conf/us/a.yaml': `version: 1\nmonitors:\n${monitorYaml('from-us-a')}`,
     });
     const state = stateOf(await loadConfig(['conf'], { cwd: dir, env: {} }));
-    expect(state.files).toEqual(['conf/a.yaml', 'conf/b.yml']);
-    expect(state.monitors.map((m) => m.label)).toEqual(['from-a', 'from-b']);
+    expect(state.files).toEqual(['conf/a.yaml', 'conf/b.yml', 'conf/eu/c.yaml', 'conf/eu/deep/d.yaml', 'conf/us/a.yaml']);
+    expect(state.monitors.map((m) => m.label)).toEqual(['from-a', 'from-b', 'from-eu-c', 'from-eu-deep-d', 'from-us-a']);
+  });
+
+  it('does not enter hidden directories or node_modules below a directory: they hold other tools\' YAML', async () => {
+    const dir = await writeTree({
+      'conf/a.yaml': `version: 1\nmonitors:\n${monitorYaml('from-a')}`,
+      'conf/.github/workflows/ci.yml': 'this would fail: [',
+      'conf/node_modules/x/y.yaml': 'this would fail: [',
+    });
+    expect(stateOf(await loadConfig(['conf'], { cwd: dir, env: {} })).files).toEqual(['conf/a.yaml']);
   });
 
   it('reads a file named twice (directly and through its directory) once', async () => {

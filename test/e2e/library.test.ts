@@ -90,11 +90,13 @@ describe('monsync from code (the packed package)', () => {
     const out = r.stdout;
     expect(out).toMatch(/^monsync will perform the following actions:\n/);
     for (const host of ['mx1.eu.example.com', 'relay.us.example.com', 'mx1.ap.example.com']) {
-      expect(out).toContain(`  + monitor "${host}"\n`);
-      expect(out).toContain(`  + alert "${host}" / "${host} is DOWN"\n`);
+      // Each change points at the line of the configuration (JSON.stringify(config, null, 2)) that asks for it.
+      expect(out).toMatch(new RegExp(`  \\+ monitor "${host.replace(/\./g, '\\.')}"   # inventory\\.json:\\d+\n`));
+      expect(out).toMatch(new RegExp(`  \\+ alert "${host.replace(/\./g, '\\.')}" / "${host.replace(/\./g, '\\.')} is DOWN"   # inventory\\.json:\\d+\n`));
     }
     expect(out).toContain('      meta:         { managed-by: "inventory", region: "eu", team: "platform" }\n');
-    expect(out).toContain('  + group "team-platform"\n      monitors: ["relay.eu.example.com", "relay.us.example.com"]\n');
+    expect(out).toMatch(/ {2}\+ group "team-platform" {3}# inventory\.json:\d+\n/);
+    expect(out).toContain('\n      monitors: ["relay.eu.example.com", "relay.us.example.com"]\n');
     expect(out).toContain('\nPlan: 19 to add, 0 to change, 0 to destroy.\n');
     expect(out.endsWith('\nApplied: 19 done, 0 failed, 0 skipped.\nNo changes: the account matches the inventory.\n')).toBe(true);
   });

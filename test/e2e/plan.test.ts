@@ -3,6 +3,7 @@
  * emulator on 127.0.0.1. Plan must never write, must refuse to plan from a failed read, and must
  * show exactly what apply would do to the resources it owns, and nothing for the rest.
  */
+import { execFileSync } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -174,6 +175,34 @@ describe('output formats', () => {
     expect(r.stdout).toContain('Plan: 22 to add, 0 to change, 0 to destroy.');
   });
 
+  it('--format markdown names the commit it was made from: --commit, else CI_COMMIT_SHA or GITHUB_SHA, else git rev-parse HEAD', async () => {
+    const heading = (stdout: string) => stdout.split('\n')[1]!;
+    const noCi = { CI_COMMIT_SHA: undefined, GITHUB_SHA: undefined, MONSYNC_COMMIT: undefined };
+    const given = await cli(['plan', 'examples/realistic', '--format', 'markdown', '--commit', 'ABCDEF0123456789'], { env: noCi });
+    expect(heading(given.stdout)).toMatch(/ at <code>abcdef0<\/code>$/);
+    const gitlab = await cli(['plan', 'examples/realistic', '--format', 'markdown'], { env: { ...noCi, CI_COMMIT_SHA: '1234567890abcdef1234567890abcdef12345678' } });
+    expect(heading(gitlab.stdout)).toMatch(/ at <code>1234567<\/code>$/);
+    const github = await cli(['plan', 'examples/realistic', '--format', 'markdown'], { env: { ...noCi, GITHUB_SHA: 'fedcba9876543210fedcba9876543210fedcba98' } });
+    expect(heading(github.stdout)).toMatch(/ at <code>fedcba9<\/code>$/);
+    const recipe = await cli(['plan', 'examples/realistic', '--format', 'markdown'], { env: { GITHUB_SHA: 'fedcba9876543210', MONSYNC_COMMIT: '0123456789abcdef' } });
+    expect(heading(recipe.stdout)).toMatch(/ at <code>0123456<\/code>$/);
+
+    // Outside CI: the checkout's HEAD.
+    const repo = ws.path('git-repo');
+    await ws.write('git-repo/monsync.yaml', configYaml({ monitors: [{ label: 'in-git' }] }));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    const head = git('rev-parse', 'HEAD');
+    const local = await cli(['plan', '--format', 'markdown'], { cwd: repo, env: noCi });
+    expect(heading(local.stdout)).toMatch(new RegExp(` at <code>${head.slice(0, 7)}</code>$`));
+
+    const bad = await cli(['plan', 'examples/realistic', '--format', 'markdown', '--commit', 'main; rm -rf'], { env: noCi });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--commit must be a commit id');
+  });
+
   it('--out saves the plan without any credential, and the plan still prints', async () => {
     const out = ws.path('saved-plan.json');
     const r = await cli(['plan', 'examples/realistic', '--out', out, '--detailed-exitcode']);
@@ -307,7 +336,7 @@ describe('what plan leaves alone', () => {
     const text = await cli(['plan', dir, '--detailed-exitcode']);
     expect(text.code).toBe(2);
     expect(text.stdout).toContain(
-      'Left alone: 4 unmanaged monitors (1 of them managed by another owner), 3 monitors of other types, ' +
+      'Left alone: 3 unmanaged monitors, 1 foreign monitor (managed by another owner), 3 monitors of other types, ' +
         // ops-team lists their-mx, another owner's: --prune would keep it.
         '3 undeclared alerts on them, 1 undeclared group (--prune would delete 3 unmanaged monitors).',
     );
@@ -487,7 +516,7 @@ describe('--prune and settings.ignore', () => {
     expect(withIgnore.unmanaged.ignored).toBe(2);
 
     // The same configuration without the ignore glob would delete them: the glob is what protects them.
-    const dir = await realisticCopy('no-ignore', (f, t) => (f === 'settings.yaml' ? t.replace('ignore: ["legacy-*"]', 'ignore: []') : t));
+    const dir = await realisticCopy('no-ignore', (f, t) => (f === 'settings.yaml' ? t.replace('ignore: [legacy-*]', 'ignore: []') : t));
     const without = await planJson((await cli(['plan', dir, '--prune', '--json'])).stdout);
     expect(keys(without, 'delete').filter((k) => k.includes('legacy'))).toEqual(['delete group legacy-group', 'delete monitor legacy-mx']);
     expect(without.unmanaged.ignored).toBe(0);

@@ -136,7 +136,7 @@ describe('near misses and alerts the API cannot create again', () => {
     const legacy = byLabel(await state(emu), 'legacy-mx').id;
     const plan = await cli(['plan', dir]);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain(`  + monitor "Legacy-MX"\n      did you mean to adopt "legacy-mx" (id ${legacy}, differs only in case)?\n`);
+    expect(plan.stdout).toMatch(new RegExp(`  \\+ monitor "Legacy-MX" {3}# \\S+:\\d+\\n {6}did you mean to adopt "legacy-mx" \\(id ${legacy}, differs only in case\\)\\?\\n`));
     const json = JSON.parse((await cli(['plan', dir, '--json'])).stdout) as { changes: { note?: unknown }[] };
     expect(json.changes[0]!.note).toEqual({ near_miss: { label: 'legacy-mx', id: legacy, differs: 'case' } });
   });

@@ -3,6 +3,7 @@ import { parse } from 'yaml';
 import { ExportError, exportConfig, type ExportOptions } from '../../src/export/index.js';
 import type { LiveState } from '../../src/model/live.js';
 import { alert, destination, group, live, monitor } from './live-fixture.js';
+import { formatted } from '../fmt/helpers.js';
 
 const OPTS: ExportOptions = { owner: 'monsync', schemaPath: '../schemas/monsync.schema.json' };
 
@@ -98,6 +99,22 @@ describe('exportConfig', () => {
     expect(text).toContain('label: "on"');
     expect(text).toContain('use_tls: "off"');
     expect(parse(text).monitors[0].meta).toEqual({ yes: 'no' });
+  });
+
+  it('writes every file exactly as `monsync fmt` would, so an exported directory passes `fmt --check` (single file and split)', async () => {
+    const l = account();
+    l.monitors.push(monitor({ id: 'm9', label: 'relay', ip_address: 'relay.example.net', port: 587, ipv6: true, use_tls: 'on', meta: { site: 'fra', tier: '1' }, groups: [] }));
+    for (const split of [false, true]) {
+      const files = exportConfig(l, { ...OPTS, split }).files;
+      expect(files.length).toBeGreaterThan(0);
+      for (const f of files) expect(await formatted(f.content)).toBe(f.content);
+    }
+    const text = only(exportConfig(l, OPTS));
+    // fmt's style: identity first, flow mappings with inner spaces, lists without.
+    expect(text).toMatch(/- label: relay\n\s+ip_address: relay\.example\.net\n\s+port: 587\n\s+test_account: /);
+    expect(text).toContain('settings: { owner: monsync }');
+    expect(text).toContain('meta: { site: fra, tier: "1" }');
+    expect(text).toMatch(/alert_destinations: \[oncall-sms, ops-mail\]/);
   });
 
   it('puts the schema modeline first', () => {

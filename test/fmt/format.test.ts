@@ -49,6 +49,58 @@ describe('key order', () => {
     );
   });
 
+  it('writes what an item is and where it tests first: label, previous labels, ip_address, port, then how it tests', async () => {
+    const text = lines(
+      'version: 1',
+      'monitors:',
+      '  - timer: 5',
+      '    use_tls: "on"',
+      '    port: 587',
+      '    test_account: p@example.com',
+      '    ip_address: mx',
+      '    previous_labels: [old]',
+      '    label: m',
+      '    alerts:',
+      '      - timeout: 5',
+      '        previous_subjects: [d0]',
+      '        subject_term: u',
+      '        subject_init: d',
+      'groups:',
+      '  - monitors: [m]',
+      '    previous_names: [g0]',
+      '    name: g',
+    );
+    expect(await formatted(text)).toBe(
+      lines(
+        'version: 1',
+        'monitors:',
+        '  - label: m',
+        '    previous_labels: [old]',
+        '    ip_address: mx',
+        '    port: 587',
+        '    test_account: p@example.com',
+        '    use_tls: "on"',
+        '    timer: 5',
+        '    alerts:',
+        '      - subject_init: d',
+        '        subject_term: u',
+        '        previous_subjects: [d0]',
+        '        timeout: 5',
+        'groups:',
+        '  - name: g',
+        '    previous_names: [g0]',
+        '    monitors: [m]',
+      ),
+    );
+  });
+
+  it('writes flow mappings with spaces inside the braces and flow lists without, as prettier does', async () => {
+    const text = lines('version: 1', 'settings: {owner: me,   ignore: [ a-*, b-* ]}', 'monitors:', '  - { label: m, meta: {   a: "1"}, alerts: [] }');
+    expect(await formatted(text)).toBe(
+      lines('version: 1', 'settings: { owner: me, ignore: [a-*, b-*] }', 'monitors:', '  - { label: m, meta: { a: "1" }, alerts: [] }'),
+    );
+  });
+
   it('takes the order from the schema it is given, not from a list of its own', () => {
     const schema = JSON.parse(readFileSync(new URL('../../schemas/monsync.schema.json', import.meta.url), 'utf8'));
     const settings = schema.properties.settings;
@@ -57,7 +109,7 @@ describe('key order', () => {
     expect(r).toEqual({ ok: true, text: 'version: 1\nsettings:\n  prune: false\n  owner: me\n' });
   });
 
-  it('puts merge keys and x- keys right after the required keys, in their written order', async () => {
+  it('puts merge keys and x- keys right after the identity and required keys, in their written order', async () => {
     const text = lines(
       'x-b: &b {test_account: p@example.com}',
       'x-a: &a {ip_address: mx}',
@@ -71,8 +123,8 @@ describe('key order', () => {
     expect(await formatted(text)).toBe(
       lines(
         'version: 1',
-        'x-b: &b {test_account: p@example.com}',
-        'x-a: &a {ip_address: mx}',
+        'x-b: &b { test_account: p@example.com }',
+        'x-a: &a { ip_address: mx }',
         'monitors:',
         '  - label: m',
         '    <<: *a',
@@ -84,7 +136,7 @@ describe('key order', () => {
 
   it('leaves the order of meta keys and of list items as written, and puts unknown keys last', async () => {
     const text = lines('version: 1', 'monitors:', '  - meta: {z: "1", a: "2"}', '    lable: b', '    label: b', '  - label: a');
-    expect(await formatted(text)).toBe(lines('version: 1', 'monitors:', '  - label: b', '    meta: {z: "1", a: "2"}', '    lable: b', '  - label: a'));
+    expect(await formatted(text)).toBe(lines('version: 1', 'monitors:', '  - label: b', '    meta: { z: "1", a: "2" }', '    lable: b', '  - label: a'));
   });
 });
 
@@ -231,11 +283,11 @@ describe('anchors, aliases and merge keys', () => {
       lines(
         'version: 1',
         'alerts:',
-        '  - &www {monitor: www-http, subject_init: d, subject_term: u, timeout: 5}',
+        '  - &www { monitor: www-http, subject_init: d, subject_term: u, timeout: 5 }',
         'monitors:',
         '  - label: a',
         '    alerts:',
-        '      - {subject_init: d2, <<: *www}',
+        '      - { subject_init: d2, <<: *www }',
       ),
     );
   });
@@ -284,7 +336,7 @@ describe('scalars', () => {
         '    custom_subject: "007"',
         '    custom_body: "1e3"',
         '    message_format: text/html',
-        '    meta: {"yes": "no", b: "2024-01-01", c: "1_000", d: "0x1F", e: "1:20", f: text}',
+        '    meta: { "yes": "no", b: "2024-01-01", c: "1_000", d: "0x1F", e: "1:20", f: text }',
       ),
     );
   });
@@ -302,13 +354,13 @@ describe('scalars', () => {
   it('keeps a quoted "<<" key as text: unquoted it would become a merge key', async () => {
     const text = lines('version: 1', 'monitors:', '  - label: a', '    meta: {"<<": x}');
     const out = await formatted(text);
-    expect(out).toContain('meta: {"<<": x}');
+    expect(out).toContain('meta: { "<<": x }');
     expect(await loaded({ 'a.yaml': out })).toEqual(await loaded({ 'a.yaml': text }));
   });
 
   it('writes booleans and nulls as true, false and null', async () => {
     const text = lines('version: 1', 'settings:', '  prune: False', 'monitors:', '  - label: a', '    ipv6: TRUE', '    attachment: ~');
-    expect(await formatted(text)).toBe(lines('version: 1', 'settings:', '  prune: false', 'monitors:', '  - label: a', '    attachment: null', '    ipv6: true'));
+    expect(await formatted(text)).toBe(lines('version: 1', 'settings:', '  prune: false', 'monitors:', '  - label: a', '    ipv6: true', '    attachment: null'));
   });
 
   it('keeps multi-line text and text with tabs in the form it was written in', async () => {

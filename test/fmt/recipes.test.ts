@@ -63,10 +63,18 @@ describe('the validate scripts, run', () => {
     const github = (await recipe('github-actions.yml')).jobs.plan.steps.find((s: Obj) => s.name === 'Validate').run as string;
     const gitlab = ((await recipe('gitlab-ci.yml'))['monsync-validate'].script as string[]).join('\n');
 
+    // The example is formatted (test/docs/yaml-style.test.ts); as a person might write it, it is not.
+    const file = path.join(project, 'monitoring', 'monsync.yaml');
+    const tidy = await readFile(file, 'utf8');
+    const messy = tidy.replace('subject_init: mx-primary is DOWN', 'subject_init: "mx-primary is DOWN"').replace('[ops-mail]', '[ ops-mail ]');
+    expect(messy).not.toBe(tidy);
+    await writeFile(file, messy);
+
     const before = bash(github);
     expect(before.status).toBe(1);
     expect(before.stdout).toContain('--- a/monitoring/monsync.yaml');
-    expect(before.stderr).toContain('1 file not formatted');
+    // The step keeps what failed for the comment: stderr goes with stdout into validate.out.
+    expect(before.stdout).toContain('1 file not formatted');
     expect(bash(gitlab, { CI_PIPELINE_SOURCE: 'merge_request_event' }).status).toBe(1);
     // On the default branch the formatting is not checked: the apply goes ahead.
     expect(bash(gitlab, { CI_PIPELINE_SOURCE: 'push' }).status).toBe(0);

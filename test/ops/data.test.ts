@@ -65,8 +65,9 @@ describe('chart', () => {
       '  ▁▂▅▆█  ▁ 100 ms  █ 700 ms',
       '  2024-06-03 10:00 UTC → 2024-06-03 10:30 UTC, each mark the slowest of 1–2 points',
     ]);
-    expect(renderDataText({ ...data, data: [] }, { color: false, sinceSeconds: 86_400, average: 'hour' })).toBe(
-      'mx-eu-1 — response time, last 1d (hourly averages, 0 points)\nNo data for mx-eu-1 between 2024-06-03 09:59 UTC and 2024-06-03 11:00 UTC.\n',
+    expect(renderDataText({ ...data, data: [] }, { color: false, sinceSeconds: 86_400, average: 'hour', timer: 10 })).toBe(
+      'mx-eu-1 — response time, last 1d (hourly averages, 0 points)\nNo data for mx-eu-1 between 2024-06-03 09:59 UTC and 2024-06-03 11:00 UTC.\n' +
+        "A new monitor's first test runs about 10 minutes after it is created, then every 10 minutes: a monitor applied just now has no data yet.\n",
     );
   });
 });
@@ -114,9 +115,12 @@ describe('monsync data (emulator)', () => {
     const hourly = io();
     await runData('mx-eu-1', { since: '24h', average: 'hour' }, hourly);
     expect(hourly.stdout).toMatch(/hourly averages, [34] points/);
+    // The failure figure counts hours, and says so.
+    expect(hourly.stdout).toMatch(/failures \d+ of [34] hours .*\(counted per hour, not per test\)/);
     const daily = io();
     await runData('mx-eu-1', { since: '2d', average: 'day' }, daily);
     expect(daily.stdout).toMatch(/\(daily averages, [1-3] points?\)/);
+    expect(daily.stdout).toMatch(/failures \d+ of [1-3] days .*\(counted per day, not per test\)/);
   });
 
   it("asks for the window on the service's clock when that clock was moved", async () => {
@@ -146,7 +150,7 @@ describe('monsync data (emulator)', () => {
   it('a monitor without data says so; bad options and labels are refused', async () => {
     const o = io();
     await runData('mx-us-1', { since: '24h', average: 'raw' }, o);
-    expect(o.stdout).toMatch(/^mx-us-1 — .*\nNo data for mx-us-1 between /);
+    expect(o.stdout).toMatch(/^mx-us-1 — .*\nNo data for mx-us-1 between .*\nA new monitor's first test runs about \d+ minutes after it is created/);
     await expect(runData('mx-eu-1', { since: 'yesterday', average: 'raw' }, io())).rejects.toThrow(/--since: "yesterday" is not a duration/);
     await expect(runData('mx-eu-1', { since: '24h', average: 'week' }, io())).rejects.toThrow('--average must be raw, hour or day, got "week"');
     await expect(runData('mx-eu', { since: '24h', average: 'raw' }, io())).rejects.toThrow(/no monitor labelled "mx-eu"; did you mean "mx-eu-1"/);

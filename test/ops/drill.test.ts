@@ -92,6 +92,7 @@ describe('monsync drill: orchestration and report', () => {
       '  "mx-eu-1 is SLOW"  after 30m of failures, down only (no recovery message) -> ops-mail',
       '',
       'What would be sent (minutes after the outage began):',
+      "  (an alert fires once its timeout has passed since the monitor's last successful test, not since the first failed one)",
       '    +15m  DOWN  "mx-eu-1 is DOWN" -> ops-mail (email ops@example.com), oncall-sms (sms +15555550100); not subscribed: legacy-mail',
       '    +25m  DOWN  "mx-eu-1 is DOWN" (repeat) -> ops-mail (email ops@example.com), oncall-sms (sms +15555550100); not subscribed: legacy-mail',
       '    +45m  DOWN  "mx-eu-1 is DOWN" (repeat) -> ops-mail (email ops@example.com), oncall-sms (sms +15555550100); not subscribed: legacy-mail',

@@ -60,6 +60,24 @@ describe('monsync status', () => {
     ]);
   });
 
+  it('names the active alert and since when: the first failed test after the last successful one (v1)', async () => {
+    // A real outage on the emulator's clock: the alert fires once its timeout has passed.
+    const { now: start } = await emu.control.clock();
+    await emu.control.outage(acct.monitors.eu, 3600);
+    await emu.control.advance(20 * 60);
+    const io = captureIo(v1Env(emu.url), { now: () => (start + 20 * 60) * 1000 });
+    expect(await runStatus({}, io)).toBe(3);
+    const [head, row] = io.stdout.split('\n');
+    expect(head).toMatch(/^MONITOR +TYPE +STATE +ALERT$/);
+    expect(row).toMatch(/^mx-eu-1 +smtp +ALERT +"mx-eu-1 is DOWN" since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(last fired [^)]+, monitor time\)$/);
+    const since = /since (\S+ \S+) UTC/.exec(row!)![1]!;
+    const sinceSeconds = Date.parse(`${since.replace(' ', 'T')}:00Z`) / 1000;
+    // The outage began at `start`: its first failed test comes within one timer (5 minutes) of it.
+    expect(sinceSeconds).toBeGreaterThanOrEqual(start - 60);
+    expect(sinceSeconds).toBeLessThanOrEqual(start + 5 * 60);
+    await emu.control.outage(acct.monitors.eu, 0);
+  });
+
   it('uses v2 with client credentials only (no v1 login needed) and falls back to v1 without them', async () => {
     await emu.control.setAlertActive(acct.monitors.eu, true);
     await emu.control.setAlertActive(acct.monitors.us, true);

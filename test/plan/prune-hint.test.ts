@@ -30,11 +30,11 @@ const plan = (prune: boolean) => diff(desired, live, { target: 'http://127.0.0.1
 const leftAlone = (text: string) => text.split('\n').find((l) => l.startsWith('Left alone:'));
 
 describe('--prune and what it leaves alone', () => {
-  it('keeps undeclared groups that list a monitor of another owner, and says so', () => {
+  it('keeps undeclared groups that list a monitor of another owner, and says so in README\'s terms (unmanaged: no marker; foreign: another owner\'s)', () => {
     const p = plan(true);
     expect(p.changes.filter((c) => c.action === 'delete').map((c) => `${c.kind} ${c.key}`)).toEqual(['monitor forgotten', 'group empty', 'group old']);
     expect(leftAlone(renderPlanText(p, { color: false }))).toBe(
-      'Left alone: 2 unmanaged monitors (1 of them managed by another owner, 1 named by a declared group or alert, so not pruned), ' +
+      'Left alone: 1 unmanaged monitor (named by a declared group or alert, so not pruned), 1 foreign monitor (managed by another owner), ' +
         '2 undeclared groups (listing monitors of another owner, so not pruned).',
     );
     expect(JSON.parse(renderPlanJson(p)).unmanaged).toEqual({
@@ -52,7 +52,7 @@ describe('--prune and what it leaves alone', () => {
   it('without --prune, the hint says exactly what --prune would delete: not the other owner\'s monitor nor the one a group names', () => {
     const p = plan(false);
     expect(leftAlone(renderPlanText(p, { color: false }))).toBe(
-      'Left alone: 3 unmanaged monitors (1 of them managed by another owner), 4 undeclared groups (--prune would delete 1 unmanaged monitor and 2 undeclared groups).',
+      'Left alone: 2 unmanaged monitors, 1 foreign monitor (managed by another owner), 4 undeclared groups (--prune would delete 1 unmanaged monitor and 2 undeclared groups).',
     );
     expect(renderPlanMarkdown(p, { title: 't' })).toContain('(<code>--prune</code> would delete 1 unmanaged monitor and 2 undeclared groups)');
   });
@@ -60,6 +60,6 @@ describe('--prune and what it leaves alone', () => {
   it('gives no hint when --prune would delete nothing', () => {
     const onlyTheirs = liveState({ monitors: [liveMonitor({ id: '1', label: 'mx-eu-1' }), liveMonitor({ id: '2', label: 'their-mx', meta: { 'managed-by': 'team-b' } })] });
     const p = diff(desiredState({ monitors: [dMonitor('mx-eu-1')] }), onlyTheirs, { target: 'x', now: new Date(0) });
-    expect(leftAlone(renderPlanText(p, { color: false }))).toBe('Left alone: 1 unmanaged monitor (1 of them managed by another owner).');
+    expect(leftAlone(renderPlanText(p, { color: false }))).toBe('Left alone: 1 foreign monitor (managed by another owner).');
   });
 });

@@ -206,7 +206,8 @@ describe('near misses are pointed out (issue 12 §7)', () => {
 
   it('a managed, foreign or exactly matched live monitor is no near miss', () => {
     const managed = plan(desiredState({ monitors: [dMonitor('MX')] }), live('mx', { 'managed-by': OWNER }));
-    expect(managed.changes.find((c) => c.action === 'create')!.note).toBeUndefined();
+    // The managed one is deleted; with the same fields, the create is noted as its likely rename instead.
+    expect(managed.changes.find((c) => c.action === 'create')!.note).toEqual({ looks_like_rename_of: 'mx' });
     const foreign = plan(desiredState({ monitors: [dMonitor('MX')] }), live('mx', { 'managed-by': 'them' }));
     expect(foreign.changes[0]!.note).toBeUndefined();
     const taken = plan(desiredState({ monitors: [dMonitor('MX'), dMonitor('mx')] }), live('mx'));

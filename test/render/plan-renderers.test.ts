@@ -18,7 +18,7 @@ describe('golden files (colour off)', () => {
     await expect(renderPlanText(richPlan(), { color: false })).toMatchFileSnapshot('./__golden__/plan.txt');
   });
   it('markdown', async () => {
-    await expect(renderPlanMarkdown(richPlan())).toMatchFileSnapshot('./__golden__/plan.md');
+    await expect(renderPlanMarkdown(richPlan(), { commit: '0a1b2c3' })).toMatchFileSnapshot('./__golden__/plan.md');
   });
   it('json', async () => {
     await expect(renderPlanJson(richPlan())).toMatchFileSnapshot('./__golden__/plan.json');
@@ -50,10 +50,10 @@ describe('text', () => {
 
   it('pruned deletes say so', () => {
     const text = renderPlanText(prunePlan(), { color: false });
-    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its 1 alert "down"\n');
+    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its 1 alert "down"\n      and leaves group "sandbox"\n');
     expect(text).toContain('  - group "sandbox"   (id 9, unmanaged, pruned)\n');
     expect(text).not.toContain('--prune to delete');
-    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) (and 1 alert: <code>down</code>) |');
+    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) (and 1 alert: <code>down</code>; leaves group <code>sandbox</code>) |');
   });
 
   it('hostile labels cannot reach the terminal raw', () => {
@@ -107,7 +107,7 @@ describe('markdown', () => {
     for (const row of rows) expect(row.split('|')).toHaveLength(6);
     // No HTML but ours; no user text that GitHub would turn into mentions, links, emphasis or math.
     const tags = [...prose.matchAll(/<\/?([a-zA-Z][\w-]*)/g)].map((m) => m[1]);
-    expect(new Set(tags)).toEqual(new Set(['code', 'details', 'summary', 'sub']));
+    expect(new Set(tags)).toEqual(new Set(['code', 'details', 'summary', 'sub', 'br']));
     for (const raw of ['@octocat', '#123', '**bold**', '[link]', '$x$', '`tick`', '\\|', ':tada:']) {
       expect(prose).not.toContain(raw);
     }
@@ -145,6 +145,39 @@ describe('markdown', () => {
     expect(tiny.length).toBeLessThanOrEqual(2500);
     expect(tiny).toMatch(/… and \d+ more changes/);
     expect(tiny).toContain('<sub>Fingerprint');
+  });
+});
+
+describe('a comment that must be trimmed', () => {
+  /** `creates` new monitors and one delete of `mx-old`, made by the real planner. */
+  function bigPlan(creates: number): Plan {
+    const old = liveMonitor({ id: '1', label: 'mx-old' });
+    const monitors = Array.from({ length: creates }, (_, i) => dMonitor(`mx-new-${String(i).padStart(5, '0')}`, { ip_address: `mx${i}.example.com` }));
+    return diff(desiredState({ monitors }), liveState({ monitors: [old] }), { target: 'https://x', now: new Date('2026-01-01T00:00:00Z') });
+  }
+  const rowsOf = (md: string) => md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| | Kind'));
+
+  it('lists a delete first and never trims it: 5,000 creates and one delete', () => {
+    const p = bigPlan(5000);
+    expect(p.summary).toEqual({ create: 5000, update: 0, delete: 1 });
+    const md = renderPlanMarkdown(p);
+    expect(md.length).toBeLessThanOrEqual(60_000);
+    const rows = rowsOf(md);
+    expect(rows[0]).toContain('<code>mx-old</code>');
+    expect(rows[0]).toContain('🗑️');
+    expect(md).toContain('**Plan: 5000 to add, 0 to change, 1 to destroy.**');
+  });
+
+  it('trims the other rows one by one, keeping as many as fit (at 2,200 changes and more, not none)', () => {
+    for (const n of [2200, 5000]) {
+      const md = renderPlanMarkdown(bigPlan(n));
+      const rows = rowsOf(md);
+      const shown = rows.filter((r) => r.includes('➕')).length;
+      expect(shown).toBeGreaterThan(300);
+      expect(rows.at(-1)).toContain(`… and ${n - shown} more changes`);
+      // One more row would not have fitted.
+      expect(md.length + rows[1]!.length + 1).toBeGreaterThan(60_000);
+    }
   });
 });
 

@@ -35,7 +35,7 @@ describe('review cues', () => {
   it('the Markdown Change column says what changed in meta and in multi-line text', () => {
     const md = renderPlanMarkdown(plan, { title: 't' });
     expect(md).toContain(
-      '| ✏️ | monitor | <code>mx-eu-1</code> | custom_body 2 lines → 3 lines, meta region <code>"eu"</code> → <code>"eu-west"</code>, + site <code>"ams"</code>, − team |',
+      '| ✏️ | monitor | <code>mx-eu-1</code><br><sub>monitoring/main.yaml&#58;1</sub> | custom_body 2 lines → 3 lines, meta region <code>"eu"</code> → <code>"eu-west"</code>, + site <code>"ams"</code>, − team |',
     );
   });
 

@@ -40,6 +40,7 @@ export const LAYOUT: ToStringOptions = {
   indentSeq: true,
   // Long lines stay as they are: folding a plain or quoted scalar over lines is legal but hard to read.
   lineWidth: 0,
+  // `[ops-mail]`; flow mappings get their inner spaces from `padFlowMaps`.
   flowCollectionPadding: false,
   trueStr: 'true',
   falseStr: 'false',
@@ -69,6 +70,7 @@ export function formatConfigText(text: string, options: FormatOptions): FormatRe
   sortByShape(doc.contents, options.shape, resolveAliases(doc), new Set());
   commentsAboveListItems(doc);
   if (header) putHeader(doc, header);
+  padFlowMaps(doc);
 
   doc.schema = doc.schema.clone();
   // The library prints any "<<" as a merge key, a quoted "<<" key (text) included: only merge keys
@@ -90,6 +92,24 @@ export function formatConfigText(text: string, options: FormatOptions): FormatRe
   const problem = lossOf(text, before.data, out, file);
   if (problem) return fail(`formatting would ${problem}, so the file was left as it is (please report this as a bug)`);
   return { ok: true, text: out };
+}
+
+/**
+ * `{ owner: monsync }` but `[ops-mail]`, as prettier (bracketSpacing) and the README write them.
+ * The printer has one padding option for both kinds of flow collection; each mapping prints with
+ * the padding on, and hands its items the setting it was given.
+ */
+function padFlowMaps(doc: Document): void {
+  visit(doc, {
+    Map(_key, node) {
+      const print = node.toString.bind(node);
+      node.toString = (ctx, ...rest) => print(ctx && { ...ctx, flowCollectionPadding: ' ' }, ...rest);
+    },
+    Seq(_key, node) {
+      const print = node.toString.bind(node);
+      node.toString = (ctx, ...rest) => print(ctx && { ...ctx, flowCollectionPadding: '' }, ...rest);
+    },
+  });
 }
 
 /**

@@ -8,13 +8,16 @@ import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type Alias, type
 import { isMergeKey, keyText } from '../locate.js';
 import type { Shape } from './shape.js';
 
-/** Where a key goes: required keys, then merge and pattern (`x-`) keys as written, then the rest of the schema, then unknown keys. */
+/**
+ * Where a key goes: the identity keys and required keys, then merge and pattern (`x-`) keys as
+ * written, then the rest of the schema, then unknown keys.
+ */
 function rankOf(pair: Pair, index: number, shape: Shape): [number, number] {
   if (isMergeKey(pair.key)) return [1, index];
   const key = keyText(pair.key);
   if (key === undefined) return [3, index];
   const at = shape.order.indexOf(key);
-  if (at >= 0) return [shape.required.has(key) ? 0 : 2, at];
+  if (at >= 0) return [shape.required.has(key) || shape.lead.includes(key) ? 0 : 2, at];
   if (shape.patterns.some((p) => p.test(key))) return [1, index];
   return [3, index];
 }

@@ -3,6 +3,7 @@
  * schema stays the one place that lists the fields: each object's `properties` in the order the
  * schema declares them. `shapeOf` is pure; `readConfigShape` reads the schema the package ships.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 /** What the formatter needs to know of one object of the schema (and of what lies below it). */
@@ -11,6 +12,11 @@ export interface Shape {
   order: readonly string[];
   /** Required properties: written first (label, subject_init, ...), before merge and `x-` keys. */
   required: ReadonlySet<string>;
+  /**
+   * Properties written first, in this order, whether required or not: what an item is and where it
+   * tests (`IDENTITY_FIRST`). The rest follow in the schema's order.
+   */
+  lead: readonly string[];
   /** Key patterns the schema allows besides its properties (`^x-`). */
   patterns: readonly RegExp[];
   /** The shape of the value of each property. */
@@ -18,6 +24,27 @@ export interface Shape {
   /** The shape of the items, when the value is a list. */
   items?: Shape;
 }
+
+/**
+ * The keys a person looks for first in an item, in reading order: what it is (label, name, subject,
+ * the names it had), then where it tests (ip_address, port), then how (test_account, use_tls, ipv6).
+ * The schema groups its properties by topic for its reference; a file reads best identity first.
+ */
+export const IDENTITY_FIRST: readonly string[] = [
+  'monitor',
+  'label',
+  'previous_labels',
+  'name',
+  'previous_names',
+  'subject_init',
+  'subject_term',
+  'previous_subjects',
+  'ip_address',
+  'port',
+  'test_account',
+  'use_tls',
+  'ipv6',
+];
 
 type JsonSchema = { [key: string]: unknown };
 
@@ -29,8 +56,11 @@ export function shapeOf(schema: unknown): Shape {
   const props = isObject(s.properties) ? s.properties : {};
   const properties = new Map<string, Shape>();
   for (const [name, sub] of Object.entries(props)) properties.set(name, shapeOf(sub));
+  const names = Object.keys(props);
+  const lead = IDENTITY_FIRST.filter((k) => k in props);
   const shape: Shape = {
-    order: Object.keys(props),
+    order: [...lead, ...names.filter((k) => !lead.includes(k))],
+    lead,
     required: new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []),
     patterns: isObject(s.patternProperties) ? Object.keys(s.patternProperties).map((p) => new RegExp(p, 'u')) : [],
     properties,
@@ -44,4 +74,12 @@ export const CONFIG_SCHEMA_URL = new URL('../../../schemas/monsync.schema.json',
 
 export async function readConfigShape(url: URL = CONFIG_SCHEMA_URL): Promise<Shape> {
   return shapeOf(JSON.parse(await readFile(url, 'utf8')));
+}
+
+let packaged: Shape | undefined;
+
+/** `readConfigShape()` of the package's schema, read once: for pure code that must write what fmt writes (export). */
+export function packageConfigShape(): Shape {
+  packaged ??= shapeOf(JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')));
+  return packaged;
 }

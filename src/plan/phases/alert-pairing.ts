@@ -10,7 +10,16 @@ export interface AlertPairing {
   partner: readonly (Alert | undefined)[];
   /** Live alerts no desired alert took, in live order. */
   unmatchedLive: readonly Alert[];
+  /**
+   * Per desired alert, how a partner with another subject_init was found without previous_subjects
+   * naming it: the only pair left (`alone`) or a subject_term unique on both sides (`subject_term`).
+   * Absent when no pair was guessed so.
+   */
+  guessed?: readonly (PairGuess | undefined)[];
 }
+
+/** How a fuzzy pair was made (README, "Alert matching"); a reviewer is told, as it is a guess. */
+export type PairGuess = 'alone' | 'subject_term';
 
 /**
  * Pairs desired and live alerts of one monitor: exact subject_init, then previous_subjects; then,
@@ -58,6 +67,11 @@ export function pairAlerts(desired: readonly DesiredAlert[], live: readonly Aler
       }
     }
   }
+  let guessed: (PairGuess | undefined)[] | undefined;
+  const guess = (i: number, how: PairGuess): void => {
+    guessed ??= new Array<PairGuess | undefined>(desired.length).fill(undefined);
+    guessed[i] = how;
+  };
   if (fuzzy) {
     const dl: number[] = [];
     const ll: number[] = [];
@@ -68,14 +82,18 @@ export function pairAlerts(desired: readonly DesiredAlert[], live: readonly Aler
     for (let j = 0; j < live.length; j++) if (!used[j] && !pairedSubjects.has(live[j]!.subject_init)) ll.push(j);
     if (dl.length === 1 && ll.length === 1) {
       take(dl[0]!, ll[0]!);
+      guess(dl[0]!, 'alone');
     } else {
       for (const i of dl) {
         const term = desired[i]!.subject_term;
         const ds = dl.filter((x) => desired[x]!.subject_term === term);
         const ls = ll.filter((j) => live[j]!.subject_term === term);
-        if (ds.length === 1 && ls.length === 1 && !used[ls[0]!]) take(i, ls[0]!);
+        if (ds.length === 1 && ls.length === 1 && !used[ls[0]!]) {
+          take(i, ls[0]!);
+          guess(i, 'subject_term');
+        }
       }
     }
   }
-  return { partner, unmatchedLive: live.filter((_, j) => !used[j]) };
+  return { partner, unmatchedLive: live.filter((_, j) => !used[j]), ...(guessed ? { guessed } : {}) };
 }

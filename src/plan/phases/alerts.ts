@@ -9,7 +9,7 @@ import type { DesiredAlert } from '../../model/desired.js';
 import { plural } from '../../util/plural.js';
 import type { Alert, Destination, Monitor } from '../../model/live.js';
 import type { IdOrRef } from '../types.js';
-import { pairAlerts } from './alert-pairing.js';
+import { pairAlerts, type AlertPairing } from './alert-pairing.js';
 import type { PlanContext } from './context.js';
 import { resolveLiveMonitor } from './monitors.js';
 import { alertContext, didYouMean, hasRepeatedSubject, idPath, ids, isOtherType, located, NO_ALERTS, q, uniq } from './util.js';
@@ -92,6 +92,7 @@ interface Pairing {
   partner: readonly (Alert | undefined)[];
   unmatchedLive: readonly Alert[];
   monitorId: IdOrRef;
+  guessed?: AlertPairing['guessed'];
 }
 
 class AlertPlanner {
@@ -192,15 +193,15 @@ class AlertPlanner {
       }
     }
     const liveAlerts = liveMonitor ? (this.ctx.alertsByMonitor.get(liveMonitor.id) ?? NO_ALERTS) : NO_ALERTS;
-    const { partner, unmatchedLive } = pairAlerts(declared, liveAlerts, owned);
+    const { partner, unmatchedLive, guessed } = pairAlerts(declared, liveAlerts, owned);
     const monitorId: IdOrRef = liveMonitor ? liveMonitor.id : { $ref: createRef! };
-    const p: Pairing = { label, liveMonitor, owned, declared, partner, unmatchedLive, monitorId };
+    const p: Pairing = { label, liveMonitor, owned, declared, partner, unmatchedLive, monitorId, guessed };
     this.updates(p);
     const creates = this.creates(p);
     if (unmatchedLive.length > 0) this.leftovers(p, creates);
   }
 
-  private updates({ label, declared, partner, monitorId }: Pairing): void {
+  private updates({ label, declared, partner, monitorId, guessed }: Pairing): void {
     const ctx = this.ctx;
     for (let i = 0; i < declared.length; i++) {
       const a = partner[i];
@@ -236,7 +237,9 @@ class AlertPlanner {
         changed,
         depends_on: [],
         call: { method: 'PUT', path: idPath('Alert', a.id), body: alertBody(da, destIds, after, monitorId) },
-        ...(a.subject_init !== da.subject_init ? { note: { subject_changed_from: a.subject_init } } : {}),
+        ...(a.subject_init !== da.subject_init
+          ? { note: { subject_changed_from: a.subject_init, ...(guessed?.[i] ? { paired_by: guessed[i] } : {}) } }
+          : {}),
         source: da.source,
       });
     }

@@ -218,6 +218,19 @@ export function planMonitorDeletes(ctx: PlanContext): void {
   if (referencedKept > 0) ctx.unmanaged.referenced_monitors = referencedKept;
   // Deletes in id order; sorting only them gives the order sorting the whole account would.
   if (!inIdOrder(doomed)) doomed.sort(byId);
+  // The groups each doomed monitor leaves: said on its delete (what is lost besides the monitor).
+  const memberOf = new Map<string, string[]>();
+  if (doomed.length > 0) {
+    const ids = new Set(doomed.map((m) => m.id));
+    for (const g of ctx.live.groups) {
+      for (const member of g.members) {
+        if (!ids.has(member.id)) continue;
+        const names = memberOf.get(member.id) ?? [];
+        if (!names.includes(g.name)) names.push(g.name);
+        memberOf.set(member.id, names);
+      }
+    }
+  }
   for (const m of doomed) {
     const c = ctx.classOf(m);
     const liveAlerts = ctx.alertsByMonitor.get(m.id) ?? NO_ALERTS;
@@ -228,6 +241,8 @@ export function planMonitorDeletes(ctx: PlanContext): void {
     if (liveAlerts.length > 0) note.cascade_subjects = liveAlerts.map((a) => a.subject_init);
     const keeper = ctx.duplicateOf.get(m.id);
     if (keeper !== undefined) note.duplicate_of = keeper.id;
+    const groups = memberOf.get(m.id);
+    if (groups) note.member_of = groups.sort();
     // The service deletes a monitor's alerts with it, and alerts of other types can never be made again.
     const lost = liveAlerts.filter(isOtherType);
     if (lost.length > 0) effects.other_type_alerts = lost.map((a) => ({ id: a.id, type: a.type, subject_init: a.subject_init }));
