@@ -17,7 +17,7 @@
  * are only read for the item sources of the state and for diagnostics.
  */
 import type { Positions } from '../positions.js';
-import { FastPositions, grown, NodeRecorder, NODE_SIZE, sameText } from './positions.js';
+import { FastPositions, grown, N_COUNT, N_FIRST, NodeRecorder, NODE_SIZE, sameText } from './positions.js';
 
 /** Half of ../parse.ts's MAX_DEPTH (flow collections add a level): deeper files get the full path's diagnostic. */
 const MAX_FAST_DEPTH = 32;
@@ -83,6 +83,31 @@ NOT_PLAIN_FLOW[DEL] = 1;
 
 /** What a flow list has instead of the mapping a flow mapping fills: never written to. */
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
+const AMPERSAND = 38;
+const STAR = 42;
+const LESS = 60;
+
+/** A mapping that carries an anchor (`key: &name` above a block mapping): its data and its node. */
+interface Anchored {
+  data: Record<string, unknown>;
+  node: number;
+}
+
+/** The name of an anchor or alias at `pos` (after its `&` or `*`): YAML allows more, the fast path this. */
+function nameEnd(text: string, pos: number): number {
+  let i = pos;
+  while (isKeyChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** A copy of a merged value: the full path builds each merge's values anew (no list shared by two monitors). */
+function copyOf(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyOf);
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = copyOf((value as Record<string, unknown>)[key]);
+  return out;
+}
 
 const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
@@ -114,6 +139,12 @@ class Scanner extends NodeRecorder {
    */
   private items: unknown[] = [];
   private itemCount = 0;
+  /**
+   * Anchors met so far (only on block mappings). A merge key (`<<: *name`, one per mapping) takes
+   * their entries: the data copied, the positions shared (the anchor's nodes become children of
+   * the merging mapping too, after its own), as the Locator follows merge keys to the anchor.
+   */
+  private readonly anchors = new Map<string, Anchored>();
 
   constructor(private readonly text: string) {
     super(text.length);
@@ -226,17 +257,37 @@ class Scanner extends NodeRecorder {
     const id = this.node(this.at, key);
     const mark = this.openCount;
     const data: Record<string, unknown> = {};
+    /** The merged mapping, and the keys written in this one (only kept once there is a merge). */
+    let merged: Anchored | undefined;
+    let own: Set<string> | undefined;
     while (this.more) {
       if (this.indent < indent) break;
       if (this.indent > indent) throw GIVE_UP;
       const at = this.at;
       const end = this.end;
+      if (text.charCodeAt(at) === LESS) {
+        if (merged) throw GIVE_UP;
+        // Every key so far was written here.
+        own = new Set(Object.keys(data));
+        merged = this.mergeKey(at, end, data, own);
+        this.endOfValue(indent);
+        continue;
+      }
       const colon = this.keyEnd(at);
       if (colon < 0 || colon - at > MAX_KEY_LENGTH) throw GIVE_UP;
       const name = this.keyName(at, colon);
-      if (name === undefined || Object.hasOwn(data, name)) throw GIVE_UP;
+      if (name === undefined) throw GIVE_UP;
+      if (own) {
+        // A key written here wins over the merged one of that name (wherever the merge key is).
+        if (own.has(name)) throw GIVE_UP;
+        own.add(name);
+      } else if (Object.hasOwn(data, name)) throw GIVE_UP;
       let pos = colon + 1;
       while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+      if (pos < end && text.charCodeAt(pos) === AMPERSAND) {
+        data[name] = this.anchored(pos, end, indent, depth, at);
+        continue;
+      }
       if (pos < end) {
         data[name] = this.inline(pos, end, at);
         this.endOfValue(indent);
@@ -247,7 +298,50 @@ class Scanner extends NodeRecorder {
       if (!this.more || this.indent <= indent) throw GIVE_UP;
       data[name] = this.block(this.indent, depth + 1, at);
     }
+    if (merged) {
+      // The anchor's entries follow this mapping's own: a key is looked up in its own entries first.
+      const at = merged.node * NODE_SIZE;
+      const first = this.nodes[at + N_FIRST]!;
+      const count = ~this.nodes[at + N_COUNT]!;
+      for (let i = 0; i < count; i++) {
+        if (this.openCount === this.open.length) this.open = grown(this.open, this.openCount + 1);
+        this.open[this.openCount++] = this.slots[first + i]!;
+      }
+    }
     this.close(id, mark, true);
+    return data;
+  }
+
+  /** `<<: *name` at `at`: the anchored mapping's entries added to `data` where it has none of that key. */
+  private mergeKey(at: number, end: number, data: Record<string, unknown>, own: Set<string>): Anchored {
+    const text = this.text;
+    if (text.charCodeAt(at + 1) !== LESS || text.charCodeAt(at + 2) !== COLON || text.charCodeAt(at + 3) !== SPACE) throw GIVE_UP;
+    let pos = at + 4;
+    while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+    if (text.charCodeAt(pos) !== STAR) throw GIVE_UP;
+    const stop = nameEnd(text, pos + 1);
+    let after = stop;
+    while (after < end && text.charCodeAt(after) === SPACE) after++;
+    if (stop === pos + 1 || after !== end) throw GIVE_UP;
+    const anchor = this.anchors.get(text.slice(pos + 1, stop));
+    if (!anchor) throw GIVE_UP;
+    for (const key in anchor.data) if (!own.has(key)) data[key] = copyOf(anchor.data[key]);
+    return anchor;
+  }
+
+  /** `key: &name` ending its line, above a block mapping: the mapping, remembered under its anchor. */
+  private anchored(pos: number, end: number, indent: number, depth: number, key: number): Record<string, unknown> {
+    const text = this.text;
+    const stop = nameEnd(text, pos + 1);
+    let after = stop;
+    while (after < end && text.charCodeAt(after) === SPACE) after++;
+    if (stop === pos + 1 || after !== end) throw GIVE_UP;
+    const name = text.slice(pos + 1, stop);
+    this.nextLine();
+    if (!this.more || this.indent <= indent || text.charCodeAt(this.at) === DASH || depth + 1 >= MAX_FAST_DEPTH) throw GIVE_UP;
+    const node = this.nodeCount;
+    const data = this.blockMap(this.indent, depth + 1, key);
+    this.anchors.set(name, { data, node });
     return data;
   }
 
@@ -264,7 +358,7 @@ class Scanner extends NodeRecorder {
       let pos = at + 1;
       while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
       if (pos === end || text.charCodeAt(pos) === DASH) throw GIVE_UP;
-      if (this.keyEnd(pos) >= 0) {
+      if (this.keyEnd(pos) >= 0 || (text.charCodeAt(pos) === LESS && text.startsWith('<<: ', pos))) {
         // `- key: value`: a mapping whose keys line up with this one.
         this.at = pos;
         this.indent = pos - this.lineStart;
