@@ -10,14 +10,10 @@
  * `bindAliases` gives each alias of the document the answer of the one walk (see there).
  */
 import { isAlias, isCollection, isPair, type Alias, type Document, type Node } from 'yaml';
+import { MAX_EXPANDED_NODES } from './budget.js';
 
-/**
- * The most values (scalars, mappings, lists, and each key/value pair) a document may expand to
- * once its aliases are expanded. The largest configurations written without aliases (10,000
- * monitors in one file, about 7 MB) come to under a million; a document over it is refused
- * before any of it is converted, so the refusal costs one walk of the text as written.
- */
-export const MAX_EXPANDED_NODES = 2_000_000;
+export { MAX_EXPANDED_NODES };
+
 
 export interface AliasIndex {
   /** The node each alias stands for (yaml's rule: the last node with its anchor before it); undefined when there is none. */

@@ -101,13 +101,40 @@ monitors:
     expect(alerts[1]!.alert_destinations).not.toBe((fast.data['x-alert'] as { alert_destinations: string[] }).alert_destinations);
   });
 
+  it('takes anchors on flow collections and aliases of collections, positions below an alias at the anchor', () => {
+    const text = `version: 1
+x-a0: &a0 { k: v, l: "2" }
+x-l: &l [a, b]
+x-m: &m
+  n: *a0
+x-uses: [*a0, *l, *m]
+x-more:
+  - *a0
+  - { w: *l }
+monitors:
+  - label: a
+    meta: *a0
+    <<: *m
+`;
+    expect(same(text)).toBe(true);
+  });
+
+  it('leaves a document whose aliases repeat too much to the full path (which refuses it)', () => {
+    const levels = ['x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    const names = 'abcdefghi';
+    for (let i = 1; i < names.length; i++) levels.push(`x-${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(', ')}]`);
+    expect(fastParse(`version: 1\n${levels.join('\n')}\n`, 'f.yaml')).toBeUndefined();
+  });
+
   it('leaves other uses of anchors and aliases, and mistakes around merge keys, to the full path', () => {
     const head = 'version: 1\nx-m: &m\n  timer: 5\n';
     for (const rest of [
       'monitors:\n  - <<: *m\n    <<: *m\n',
       'monitors:\n  - <<: *nope\n',
       'monitors:\n  - timer: 1\n    <<: *m\n    timer: 2\n',
-      'monitors:\n  - label: *m\n',
+      'x-c: &c\n  d: *c\n',
+      'x-c: &m [*m]\n',
+      'x-c: &c\n  <<: *c\n',
       'monitors:\n  - <<: [*m]\n',
       'x-l: &l\n  - 1\n',
       'x-s: &s 5\n',

@@ -16,6 +16,7 @@
  * per value: a 10,000-monitor configuration has hundreds of thousands of values, and positions
  * are only read for the item sources of the state and for diagnostics.
  */
+import { MAX_EXPANDED_NODES } from '../budget.js';
 import type { Positions } from '../positions.js';
 import { FastPositions, grown, N_COUNT, N_FIRST, NodeRecorder, NODE_SIZE, sameText } from './positions.js';
 
@@ -87,11 +88,23 @@ const AMPERSAND = 38;
 const STAR = 42;
 const LESS = 60;
 
-/** A mapping that carries an anchor (`key: &name` above a block mapping): its data and its node. */
+/**
+ * A collection that carries an anchor (`key: &name` above a block mapping, or `&name` before a
+ * flow collection): its data, its node, and how many values it stands for with what its own
+ * aliases and merges repeat (for the budget).
+ */
 interface Anchored {
-  data: Record<string, unknown>;
+  data: unknown;
   node: number;
+  size: number;
 }
+
+/**
+ * Values repeated through aliases and merge keys past which the fast path leaves a file to the
+ * full path (which reads it or refuses it against MAX_EXPANDED_NODES; it counts a mapping's
+ * entry as three values where this counts one).
+ */
+const MAX_REPEATED = MAX_EXPANDED_NODES / 4;
 
 /** The name of an anchor or alias at `pos` (after its `&` or `*`): YAML allows more, the fast path this. */
 function nameEnd(text: string, pos: number): number {
@@ -145,6 +158,10 @@ class Scanner extends NodeRecorder {
    * the merging mapping too, after its own), as the Locator follows merge keys to the anchor.
    */
   private readonly anchors = new Map<string, Anchored>();
+  /** Values repeated by aliases and merge keys so far. */
+  private repeated = 0;
+  /** Anchors whose collection is being read: an alias to one inside it is the library's (a cycle). */
+  private readonly defining = new Set<string>();
 
   constructor(private readonly text: string) {
     super(text.length);
@@ -323,25 +340,80 @@ class Scanner extends NodeRecorder {
     let after = stop;
     while (after < end && text.charCodeAt(after) === SPACE) after++;
     if (stop === pos + 1 || after !== end) throw GIVE_UP;
-    const anchor = this.anchors.get(text.slice(pos + 1, stop));
-    if (!anchor) throw GIVE_UP;
-    for (const key in anchor.data) if (!own.has(key)) data[key] = copyOf(anchor.data[key]);
+    const name = text.slice(pos + 1, stop);
+    const anchor = this.defining.has(name) ? undefined : this.anchors.get(name);
+    if (!anchor || typeof anchor.data !== 'object' || anchor.data === null || Array.isArray(anchor.data)) throw GIVE_UP;
+    this.repeat(anchor.size);
+    const source = anchor.data as Record<string, unknown>;
+    for (const key in source) if (!own.has(key)) data[key] = copyOf(source[key]);
     return anchor;
   }
 
+  private repeat(size: number): void {
+    this.repeated += size;
+    if (this.repeated > MAX_REPEATED) throw GIVE_UP;
+  }
+
+  /**
+   * The alias `*name` at `pos` as the value of node `id`: the anchored collection's data (shared,
+   * as the full path shares it) and its children (the node keeps its own position, the Locator's
+   * answer for the alias itself; paths below it lead to the anchor's values). Sets `after`.
+   */
+  private alias(pos: number, id: number): unknown {
+    const text = this.text;
+    const stop = nameEnd(text, pos + 1);
+    const name = text.slice(pos + 1, stop);
+    const anchor = stop > pos + 1 && !this.defining.has(name) ? this.anchors.get(name) : undefined;
+    if (!anchor) throw GIVE_UP;
+    this.repeat(anchor.size);
+    const from = anchor.node * NODE_SIZE;
+    const to = id * NODE_SIZE;
+    this.nodes[to + N_FIRST] = this.nodes[from + N_FIRST]!;
+    this.nodes[to + N_COUNT] = this.nodes[from + N_COUNT]!;
+    this.after = stop;
+    return anchor.data;
+  }
+
+  /** `&name` at `pos` before a flow collection on the same line: the collection, remembered. Sets `after`. */
+  private anchoredFlow(pos: number, end: number, key: number): unknown {
+    const text = this.text;
+    const stop = nameEnd(text, pos + 1);
+    let open = stop;
+    while (open < end && text.charCodeAt(open) === SPACE) open++;
+    const c = text.charCodeAt(open);
+    if (stop === pos + 1 || open === stop || (c !== LBRACKET && c !== LBRACE)) throw GIVE_UP;
+    const name = text.slice(pos + 1, stop);
+    const node = this.nodeCount;
+    const before = this.repeated;
+    this.defining.add(name);
+    const data = this.flow(open, end, c === LBRACKET, key);
+    this.defining.delete(name);
+    this.anchors.set(name, { data, node, size: this.nodeCount - node + this.repeated - before });
+    return data;
+  }
+
   /** `key: &name` ending its line, above a block mapping: the mapping, remembered under its anchor. */
-  private anchored(pos: number, end: number, indent: number, depth: number, key: number): Record<string, unknown> {
+  private anchored(pos: number, end: number, indent: number, depth: number, key: number): unknown {
     const text = this.text;
     const stop = nameEnd(text, pos + 1);
     let after = stop;
     while (after < end && text.charCodeAt(after) === SPACE) after++;
-    if (stop === pos + 1 || after !== end) throw GIVE_UP;
+    if (stop === pos + 1) throw GIVE_UP;
+    if (after !== end) {
+      // `key: &name [...]` or `{...}`: a flow collection on the line.
+      const value = this.inline(pos, end, key);
+      this.endOfValue(indent);
+      return value;
+    }
     const name = text.slice(pos + 1, stop);
     this.nextLine();
     if (!this.more || this.indent <= indent || text.charCodeAt(this.at) === DASH || depth + 1 >= MAX_FAST_DEPTH) throw GIVE_UP;
     const node = this.nodeCount;
+    const before = this.repeated;
+    this.defining.add(name);
     const data = this.blockMap(this.indent, depth + 1, key);
-    this.anchors.set(name, { data, node });
+    this.defining.delete(name);
+    this.anchors.set(name, { data, node, size: this.nodeCount - node + this.repeated - before });
     return data;
   }
 
@@ -392,6 +464,12 @@ class Scanner extends NodeRecorder {
     let after: number;
     if (c === LBRACKET || c === LBRACE) {
       value = this.flow(pos, end, c === LBRACKET, key);
+      after = this.after;
+    } else if (c === AMPERSAND) {
+      value = this.anchoredFlow(pos, end, key);
+      after = this.after;
+    } else if (c === STAR) {
+      value = this.alias(pos, this.node(pos, key));
       after = this.after;
     } else {
       this.node(pos, key);
@@ -499,10 +577,13 @@ class Scanner extends NodeRecorder {
           while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
         }
         const start = pos;
-        this.node(start, isSeq ? start : keyStart);
+        const item = this.node(start, isSeq ? start : keyStart);
         let value: unknown;
         if (text.charCodeAt(pos) === QUOTE) {
           value = this.quoted(pos);
+          pos = this.after;
+        } else if (text.charCodeAt(pos) === STAR) {
+          value = this.alias(pos, item);
           pos = this.after;
         } else {
           while (pos < end) {
