@@ -3,7 +3,8 @@
  * (huge, binary, non-UTF-8, empty files) stops here with a diagnostic.
  */
 import { isUtf8 } from 'node:buffer';
-import { open, readdir, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, WHOLE_FILE, type Diagnostic, type Position } from './diagnostics.js';
 
@@ -166,19 +167,22 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 /** Reads one file, refusing what cannot be a configuration file. */
 export async function readSourceFile(input: InputFile): Promise<{ source: SourceFile } | { diagnostic: Diagnostic }> {
   const fail = (message: string, pos: Position = START) => ({ diagnostic: diag(input.display, pos, message) });
-  let handle;
+  // Synchronous reads: a configuration of one file per monitor is thousands of small files, and
+  // each asynchronous read was four trips through libuv's thread pool and a FileHandle for the
+  // garbage collector (validate of 2,000 files: 1.8x the time of the same monitors in 4 files).
+  let fd: number;
   try {
-    handle = await open(input.path, 'r');
+    fd = openSync(input.path, 'r');
   } catch (err) {
     return fail(`cannot read: ${errnoMessage(err)}`, WHOLE_FILE);
   }
   let bytes: Uint8Array;
   try {
-    const info = await handle.stat();
+    const info = fstatSync(fd);
     if (!info.isFile()) return fail('not a regular file', WHOLE_FILE);
     if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
     // Read at most one byte past the limit: the file may grow between stat and read. The buffer
-    // starts at the size stat gave (files are read in parallel: 5 MB each would add up).
+    // starts at the size stat gave.
     let buffer = Buffer.allocUnsafe(info.size + 1);
     let length = 0;
     for (;;) {
@@ -187,7 +191,7 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
         buffer.copy(bigger, 0, 0, length);
         buffer = bigger;
       }
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
       if (length > MAX_FILE_BYTES) return fail(`file is too large (over ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
@@ -196,7 +200,11 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
   } catch (err) {
     return fail(`cannot read: ${errnoMessage(err)}`, WHOLE_FILE);
   } finally {
-    await handle.close().catch(() => undefined);
+    try {
+      closeSync(fd);
+    } catch {
+      // Nothing was written: a failed close loses nothing.
+    }
   }
 
   if (bytes.length === 0) return fail('file is empty; a configuration file starts with "version: 1"');
