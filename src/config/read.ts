@@ -16,6 +16,8 @@ export interface InputFile {
   path: string;
   /** As shown to the user: relative to the working directory. */
   display: string;
+  /** Known to be a regular file (from its directory's listing or the stat of the path given): not asked again. */
+  regular?: boolean;
 }
 
 export interface SourceFile extends InputFile {
@@ -72,10 +74,10 @@ export async function resolveInputs(
   const files: InputFile[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
-  const add = (abs: string, givenAbsolute = false) => {
+  const add = (abs: string, givenAbsolute = false, regular = false) => {
     if (seen.has(abs)) return;
     seen.add(abs);
-    files.push({ path: abs, display: displayPath(abs, cwd, givenAbsolute) });
+    files.push({ path: abs, display: displayPath(abs, cwd, givenAbsolute), ...(regular ? { regular } : {}) });
   };
 
   if (paths.length === 0) {
@@ -107,7 +109,7 @@ export async function resolveInputs(
       continue;
     }
     if (!info.isDirectory()) {
-      add(abs, absolute);
+      add(abs, absolute, info.isFile());
       continue;
     }
     let entries;
@@ -117,15 +119,14 @@ export async function resolveInputs(
       diagnostics.push(diag(display, WHOLE_FILE, `cannot read directory: ${errnoMessage(err)}`));
       continue;
     }
-    const names = entries
-      .filter((e) => listed.test(e.name) && (e.isFile() || e.isSymbolicLink()))
-      .map((e) => e.name)
-      .sort();
+    const listedFiles = entries.filter((e) => listed.test(e.name) && (e.isFile() || e.isSymbolicLink()));
+    const regular = new Set(listedFiles.filter((e) => e.isFile()).map((e) => e.name));
+    const names = listedFiles.map((e) => e.name).sort();
     if (names.length === 0) {
       diagnostics.push(diag(display, WHOLE_FILE, json ? 'directory contains no .yaml, .yml or .json files' : 'directory contains no .yaml or .yml files'));
       continue;
     }
-    for (const name of names) add(path.join(abs, name), absolute);
+    for (const name of names) add(path.join(abs, name), absolute, regular.has(name));
   }
   return { files, diagnostics };
 }
@@ -164,6 +165,9 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
+/** The buffer files are read into, grown to the largest read so far. */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
 /** Reads one file, refusing what cannot be a configuration file. */
 export async function readSourceFile(input: InputFile): Promise<{ source: SourceFile } | { diagnostic: Diagnostic }> {
   const fail = (message: string, pos: Position = START) => ({ diagnostic: diag(input.display, pos, message) });
@@ -178,23 +182,31 @@ export async function readSourceFile(input: InputFile): Promise<{ source: Source
   }
   let bytes: Uint8Array;
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return fail('not a regular file', WHOLE_FILE);
-    if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
-    // Read at most one byte past the limit: the file may grow between stat and read. The buffer
-    // starts at the size stat gave.
-    let buffer = Buffer.allocUnsafe(info.size + 1);
+    // A file known to be regular is not asked again (fstat builds four Date objects: 40 us a file).
+    if (!input.regular) {
+      const info = fstatSync(fd);
+      if (!info.isFile()) return fail('not a regular file', WHOLE_FILE);
+      if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
+    }
+    // Read into one buffer kept for every file (the text is decoded out of it before the next
+    // file is read: nothing here waits), at most one byte past the limit.
+    let buffer = scratch;
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
         const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, MAX_FILE_BYTES + 1));
         buffer.copy(bigger, 0, 0, length);
-        buffer = bigger;
+        buffer = scratch = bigger;
       }
       const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > MAX_FILE_BYTES) return fail(`file is too large (over ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
+      if (length > MAX_FILE_BYTES) {
+        // Not asked before (a regular file): its size, for the message.
+        const size = input.regular ? fstatSync(fd).size : 0;
+        if (size > MAX_FILE_BYTES) return fail(`file is too large (${size} bytes; the limit is ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
+        return fail(`file is too large (over ${MAX_FILE_BYTES} bytes, 5 MB)`, WHOLE_FILE);
+      }
     }
     bytes = buffer.subarray(0, length);
   } catch (err) {

@@ -125,6 +125,10 @@ function copyOf(value: unknown): unknown {
 const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
 
+const KEY_HASHES = new Int32Array(KEY_SLOTS);
+const KEY_NAMES: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
+const KEY_ALLOWED = new Uint8Array(KEY_SLOTS);
+
 class Scanner extends NodeRecorder {
   /** The current content line (not blank, not a comment): where it starts, its content, its end. */
   private lineStart = 0;
@@ -143,9 +147,11 @@ class Scanner extends NodeRecorder {
   lines = 0;
   /** Key names met so far (see keyName): open addressing on the hash of their characters. */
   private keyHash = 0;
-  private readonly keyHashes = new Int32Array(KEY_SLOTS);
-  private readonly keyNames: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
-  private readonly keyAllowed = new Uint8Array(KEY_SLOTS);
+  // Shared by every file read (a key's name is the same in each): a configuration of one file per
+  // monitor read thousands of files, and these tables were most of the cost of starting each.
+  private readonly keyHashes = KEY_HASHES;
+  private readonly keyNames = KEY_NAMES;
+  private readonly keyAllowed = KEY_ALLOWED;
   /**
    * Items of the lists being read, innermost last: each list is sliced out at its end, at its
    * size (an array grown by push keeps room for 16 or more, and most lists hold one or two).
