@@ -24,6 +24,7 @@ import PoolClass from 'undici/lib/dispatcher/pool.js';
 import { VERSION } from '../version.js';
 import { AttemptFailure, classifyTransportError, parseJson, serviceErrorOf, tooLarge } from './answer.js';
 import { ApiError } from './errors.js';
+import { AdaptiveRate } from './adaptive-rate.js';
 import { RateGate } from './gate.js';
 import { isGoneAnswer } from './gone.js';
 import { settleLostCreate } from './lost-create.js';
@@ -167,6 +168,8 @@ export class Transport {
   private readonly pool: Pool;
   private readonly semaphore: Semaphore;
   private readonly gate: RateGate;
+  /** The sending rate learnt from 429s, shared by every request of the client (adaptive-rate.ts). */
+  readonly rate: AdaptiveRate;
   private readonly timeoutMs: number;
   private readonly deadlineMs: number;
   private readonly maxResponseBytes: number;
@@ -196,6 +199,7 @@ export class Transport {
     this.maxResponseBytes = whole('maxResponseBytes', opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 1);
     this.semaphore = new Semaphore(concurrency);
     this.gate = new RateGate(this.clock);
+    this.rate = new AdaptiveRate(this.clock);
     this.pool = new PoolClass(opts.origin, {
       connections: concurrency,
       // Short idle life: a socket the server already closed must not be picked for a create.
@@ -281,6 +285,7 @@ export class Transport {
       const auth = await this.credentials.header(spec.auth, spec.method, display);
       headers['authorization'] = auth;
       const res = await this.attempt(spec, display, headers, body, run, opts);
+      if (!(res instanceof AttemptFailure)) this.rate.answered(res.status === 429);
       let verdict: Verdict;
       try {
         verdict = res instanceof AttemptFailure ? this.judgeFailure(spec, display, res, run) : this.judgeAnswer(spec, display, res, auth, run);
@@ -430,7 +435,10 @@ export class Transport {
     if (signal.aborted) throw interrupted();
   }
 
-  /** Waits for the 429 gate and a concurrency slot; returns the slot's release. */
+  /**
+   * Waits for the 429 gate, a concurrency slot and this request's turn in the learnt rate
+   * (adaptive-rate.ts); returns the slot's release.
+   */
   private async turn(spec: CallSpec, display: string, run: Run, opts: CallOptions): Promise<() => void> {
     // Before the first send there is no failure to report: an interruption then is one of its own.
     const err =
@@ -441,7 +449,16 @@ export class Transport {
       await this.gate.pass(wait);
       const passed = this.gate.until;
       const release = await this.semaphore.acquire();
-      // A 429 may have closed the gate again while this request waited for its slot.
+      const ms = this.rate.delay();
+      if (ms > 0) {
+        try {
+          await wait(ms);
+        } catch (e) {
+          release();
+          throw e;
+        }
+      }
+      // A 429 may have closed the gate again while this request waited for its slot or its turn.
       if (this.gate.until === passed || this.gate.remaining() === 0) return release;
       release();
     }

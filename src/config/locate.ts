@@ -4,6 +4,7 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type LineCounter, type Node, type Pair } from 'yaml';
 import type { Position } from './diagnostics.js';
+import { indexAliases, type AliasIndex } from './aliases.js';
 import { PositionIndex, type Below, type Entry, type PathSegment } from './positions.js';
 
 export { PositionIndex, pointerToPath, type PathSegment, type Positions } from './positions.js';
@@ -47,8 +48,13 @@ export class Locator {
     return start === undefined ? { line: 1, column: 1 } : this.at(start);
   }
 
-  /** Alias resolution walks the whole document each time: remember the answers. */
-  private readonly resolved = new Map<Alias, unknown>();
+  private index: AliasIndex | undefined;
+
+  /** Every alias of the document with the node it stands for, found in one walk the first time it is needed. */
+  aliases(): AliasIndex {
+    this.index ??= indexAliases(this.doc);
+    return this.index;
+  }
 
   /** The node an alias stands for (through chains of aliases); other nodes as they are. */
   derefNode(node: unknown): unknown {
@@ -59,8 +65,7 @@ export class Locator {
     let cur = node;
     for (let hops = 0; isAlias(cur) && hops < 64; hops++) {
       const alias: Alias = cur;
-      if (!this.resolved.has(alias)) this.resolved.set(alias, alias.resolve(this.doc));
-      cur = this.resolved.get(alias);
+      cur = this.aliases().targets.get(alias);
     }
     return cur;
   }

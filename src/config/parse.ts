@@ -20,14 +20,9 @@ import {
 } from 'yaml';
 import { diag, type Diagnostic, type Position } from './diagnostics.js';
 import { explainIndentation, reindent, type IndentationMistake } from './indentation.js';
+import { bindAliases, MAX_EXPANDED_NODES, measureExpansion } from './aliases.js';
 import { isMergeKey, keyText, Locator } from './locate.js';
 import type { SourceFile } from './read.js';
-
-/**
- * Ceiling on alias expansion (yaml counts each alias use times the aliases inside its target), so
- * an "alias bomb" fails fast while templates reused by thousands of monitors still load.
- */
-export const MAX_ALIAS_COUNT = 10_000;
 
 /** Far deeper than any configuration; keeps every later recursive walk well inside the stack. */
 export const MAX_DEPTH = 64;
@@ -232,39 +227,43 @@ export function parseSource(source: SourceFile): { parsed?: ParsedFile; diagnost
   return { parsed, diagnostics: [] };
 }
 
-/** Plain data from the (already interpolated) document; alias bombs and dangling aliases are diagnostics. */
+/**
+ * Plain data from the (already interpolated) document. The data's size, aliases expanded, is held
+ * to MAX_EXPANDED_NODES first (aliases.ts: one walk, whatever the number of anchors and aliases),
+ * so a "billion laughs" document is refused where it runs over, before any of it is built.
+ * Dangling aliases and merge keys of something other than mappings are diagnostics.
+ */
 export function toPlainData(parsed: ParsedFile): { data?: Record<string, unknown>; diagnostics: Diagnostic[] } {
   const file = parsed.source.display;
+  const index = parsed.locator.aliases();
+  const expansion = measureExpansion(parsed.doc, index);
+  if (!expansion.ok) {
+    const where = parsed.locator.nodeStart(expansion.at);
+    const message =
+      expansion.reason === 'cycle'
+        ? `alias *${(expansion.at as { source?: string }).source ?? ''} refers to a value that contains it: its data would never end`
+        : index.targets.size > 0
+          ? `aliases expand this file to over ${MAX_EXPANDED_NODES.toLocaleString('en-US')} values (the limit): refusing a possible "billion laughs" document; the limit was passed here`
+          : `this file holds over ${MAX_EXPANDED_NODES.toLocaleString('en-US')} values (the limit); the limit was passed here: split it into several files`;
+    return { diagnostics: [diag(file, where, message)] };
+  }
+  bindAliases(index);
   try {
-    const data = parsed.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>;
+    // The budget above replaces the library's count of alias uses per anchor (-1: off).
+    const data = parsed.doc.toJS({ maxAliasCount: -1 }) as Record<string, unknown>;
     return { data, diagnostics: [] };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const aliases: Node[] = [];
     const merges: Node[] = [];
     visit(parsed.doc, {
-      Alias(_k, node) {
-        aliases.push(node);
-      },
       Pair(_k, pair) {
         if (isMergeKey(pair.key)) merges.push(pair.key as Node);
       },
     });
-    if (/Excessive alias count/.test(message)) {
-      return {
-        diagnostics: [
-          diag(
-            file,
-            parsed.locator.nodeStart(aliases[0]),
-            `aliases expand to too much data (over ${MAX_ALIAS_COUNT} alias expansions): refusing a possible "billion laughs" document`,
-          ),
-        ],
-      };
-    }
     const unresolved = /Unresolved alias[^:]*: (.*)$/.exec(message);
     if (unresolved) {
       const name = unresolved[1]!;
-      const node = aliases.find((a) => isAlias(a) && a.source === name);
+      const node = [...index.targets.keys()].find((a) => a.source === name && index.targets.get(a) === undefined);
       return {
         diagnostics: [diag(file, parsed.locator.nodeStart(node), `alias *${name} has no anchor &${name} defined before it`)],
       };

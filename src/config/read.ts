@@ -3,7 +3,8 @@
  * (huge, binary, non-UTF-8, empty files) stops here with a diagnostic.
  */
 import { isUtf8 } from 'node:buffer';
-import { open, readdir, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, WHOLE_FILE, type Diagnostic, type Position } from './diagnostics.js';
 
@@ -21,6 +22,8 @@ export interface InputFile {
   path: string;
   /** As shown to the user: relative to the working directory. */
   display: string;
+  /** Known to be a regular file (from its directory's listing or the stat of the path given): not asked again. */
+  regular?: boolean;
 }
 
 export interface SourceFile extends InputFile {
@@ -77,10 +80,10 @@ export async function resolveInputs(
   const files: InputFile[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
-  const add = (abs: string, givenAbsolute = false) => {
+  const add = (abs: string, givenAbsolute = false, regular = false) => {
     if (seen.has(abs)) return;
     seen.add(abs);
-    files.push({ path: abs, display: displayPath(abs, cwd, givenAbsolute) });
+    files.push({ path: abs, display: displayPath(abs, cwd, givenAbsolute), ...(regular ? { regular } : {}) });
   };
 
   if (paths.length === 0) {
@@ -112,7 +115,7 @@ export async function resolveInputs(
       continue;
     }
     if (!info.isDirectory()) {
-      add(abs, absolute);
+      add(abs, absolute, info.isFile());
       continue;
     }
     const found = await filesUnder(abs, listed);
@@ -206,40 +209,58 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
+/** The buffer files are read into, grown to the largest read so far. */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
 /** Reads one file, refusing what cannot be a configuration file. */
 export async function readSourceFile(input: InputFile): Promise<{ source: SourceFile } | { diagnostic: Diagnostic }> {
   const fail = (message: string, pos: Position = START) => ({ diagnostic: diag(input.display, pos, message) });
-  let handle;
+  // Synchronous reads: a configuration of one file per monitor is thousands of small files, and
+  // each asynchronous read was four trips through libuv's thread pool and a FileHandle for the
+  // garbage collector (validate of 2,000 files: 1.8x the time of the same monitors in 4 files).
+  let fd: number;
   try {
-    handle = await open(input.path, 'r');
+    fd = openSync(input.path, 'r');
   } catch (err) {
     return fail(`cannot read: ${errnoMessage(err)}`, WHOLE_FILE);
   }
   let bytes: Uint8Array;
   try {
-    const info = await handle.stat();
-    if (!info.isFile()) return fail('not a regular file', WHOLE_FILE);
-    if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${LIMIT_TEXT})`, WHOLE_FILE);
-    // Read at most one byte past the limit: the file may grow between stat and read. The buffer
-    // starts at the size stat gave (files are read in parallel: 64 MB each would add up).
-    let buffer = Buffer.allocUnsafe(info.size + 1);
+    // A file known to be regular is not asked again (fstat builds four Date objects: 40 us a file).
+    if (!input.regular) {
+      const info = fstatSync(fd);
+      if (!info.isFile()) return fail('not a regular file', WHOLE_FILE);
+      if (info.size > MAX_FILE_BYTES) return fail(`file is too large (${info.size} bytes; the limit is ${LIMIT_TEXT})`, WHOLE_FILE);
+    }
+    // Read into one buffer kept for every file (the text is decoded out of it before the next
+    // file is read: nothing here waits), at most one byte past the limit.
+    let buffer = scratch;
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
         const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, MAX_FILE_BYTES + 1));
         buffer.copy(bigger, 0, 0, length);
-        buffer = bigger;
+        buffer = scratch = bigger;
       }
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > MAX_FILE_BYTES) return fail(`file is too large (over ${LIMIT_TEXT})`, WHOLE_FILE);
+      if (length > MAX_FILE_BYTES) {
+        // Not asked before (a regular file): its size, for the message.
+        const size = input.regular ? fstatSync(fd).size : 0;
+        if (size > MAX_FILE_BYTES) return fail(`file is too large (${size} bytes; the limit is ${LIMIT_TEXT})`, WHOLE_FILE);
+        return fail(`file is too large (over ${LIMIT_TEXT})`, WHOLE_FILE);
+      }
     }
     bytes = buffer.subarray(0, length);
   } catch (err) {
     return fail(`cannot read: ${errnoMessage(err)}`, WHOLE_FILE);
   } finally {
-    await handle.close().catch(() => undefined);
+    try {
+      closeSync(fd);
+    } catch {
+      // Nothing was written: a failed close loses nothing.
+    }
   }
 
   if (bytes.length === 0) return fail('file is empty; a configuration file starts with "version: 1"');

@@ -1,6 +1,9 @@
 /**
  * Fault injection for /v1 and /v2 calls, deterministic through a seeded PRNG so a failing test
- * replays the same sequence of faults.
+ * replays the same sequence of faults. Beside the faults, a rate limit as a service has one
+ * (`rate_limit_per_second`): a token bucket on the emulator clock, refilled at that rate and
+ * holding `rate_limit_burst` tokens; a call that finds it empty is answered 429 with the whole
+ * seconds until the next token in Retry-After (at least 1), and takes no token.
  */
 import { badRequest } from './errors.js';
 import { isObject, show } from './validate.js';
@@ -11,6 +14,10 @@ export interface FaultConfig {
   error_status: number;
   rate_limit_every: number;
   retry_after: number;
+  /** Requests per second the bucket lets through on average; 0: no limit. */
+  rate_limit_per_second: number;
+  /** Tokens the bucket holds (requests that may come at once after a quiet time); default: one second's worth. */
+  rate_limit_burst: number;
   drop_rate: number;
   methods: string[] | null;
   path_prefix: string | null;
@@ -42,6 +49,8 @@ const KEYS = [
   'error_status',
   'rate_limit_every',
   'retry_after',
+  'rate_limit_per_second',
+  'rate_limit_burst',
   'drop_rate',
   'methods',
   'path_prefix',
@@ -72,12 +81,15 @@ export function parseFaultConfig(body: unknown): FaultConfig {
     if (typeof body.path_prefix !== 'string') throw badRequest('faults: path_prefix must be a string');
     path_prefix = body.path_prefix;
   }
+  const perSecond = num('rate_limit_per_second', 0, 0, 1_000_000, false);
   return {
     latency_ms: num('latency_ms', 0, 0, 120_000, false),
     error_rate: num('error_rate', 0, 0, 1, false),
     error_status: num('error_status', 503, 400, 599, true),
     rate_limit_every: num('rate_limit_every', 0, 0, Number.MAX_SAFE_INTEGER, true),
     retry_after: num('retry_after', 1, 0, 86_400, true),
+    rate_limit_per_second: perSecond,
+    rate_limit_burst: num('rate_limit_burst', Math.max(1, Math.ceil(perSecond)), 1, 1_000_000, true),
     drop_rate: num('drop_rate', 0, 0, 1, false),
     methods,
     path_prefix,
@@ -89,6 +101,11 @@ export class FaultInjector {
   private cfg: FaultConfig | null = null;
   private rng: () => number = mulberry32(1);
   private matched = 0;
+  /** The rate limit's bucket: tokens at `at` (ms on the clock). */
+  private bucket = { tokens: 0, at: 0 };
+
+  /** @param now the emulator clock in milliseconds (moving it refills the bucket, as time would) */
+  constructor(private readonly now: () => number = Date.now) {}
 
   get config(): FaultConfig | null {
     return this.cfg;
@@ -98,6 +115,21 @@ export class FaultInjector {
     this.cfg = cfg;
     this.rng = mulberry32(cfg.seed);
     this.matched = 0;
+    this.bucket = { tokens: cfg.rate_limit_burst, at: this.now() };
+  }
+
+  /** Takes a token of the rate limit; the whole seconds to wait for one when there is none. */
+  private overLimit(c: FaultConfig): number | null {
+    if (c.rate_limit_per_second <= 0) return null;
+    const t = this.now();
+    const b = this.bucket;
+    b.tokens = Math.min(c.rate_limit_burst, b.tokens + (Math.max(0, t - b.at) * c.rate_limit_per_second) / 1000);
+    b.at = t;
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return null;
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / c.rate_limit_per_second));
   }
 
   clear(): void {
@@ -115,7 +147,15 @@ export class FaultInjector {
     const errorRoll = this.rng();
     const dropRoll = this.rng();
     let reject: FaultDecision['reject'] = null;
-    if (c.rate_limit_every > 0 && this.matched % c.rate_limit_every === 0) {
+    const waitSeconds = this.overLimit(c);
+    if (waitSeconds !== null) {
+      reject = {
+        status: 429,
+        headers: { 'Retry-After': String(waitSeconds) },
+        error: `rate limit exceeded (${c.rate_limit_per_second} requests per second): retry after ${waitSeconds} seconds`,
+        label: 'rate_limit',
+      };
+    } else if (c.rate_limit_every > 0 && this.matched % c.rate_limit_every === 0) {
       reject = {
         status: 429,
         headers: { 'Retry-After': String(c.retry_after) },

@@ -147,7 +147,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     store,
     clock,
     tokens: new TokenService(clock, credentials),
-    faults: new FaultInjector(),
+    faults: new FaultInjector(() => clock.nowMs()),
     log: new RequestLog(),
     credentials,
     apiRouter: buildApiRouter(),

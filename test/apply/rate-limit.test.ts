@@ -9,7 +9,9 @@
  * When each request waited out its own 429 (before the shared gate), each of apply's 8 workers ran
  * into the closed window on its own: 680-720 refusals per 1,000 creates measured here. With the
  * gate the first 429 holds the whole client back and only requests already on their way are
- * refused: 240-350. (The emulator's `rate_limit_every` refuses every n-th request whatever the
+ * refused: 240-350. With the sending rate learnt from the 429s (src/api/adaptive-rate.ts, issue
+ * 25): 6-14, in 10-14 s where the gate alone took 5 s (the windows admit 100 a second, and the
+ * rate climbs back from a first estimate taken 30 ms into the run). (The emulator's `rate_limit_every` refuses every n-th request whatever the
  * timing, so no client can change its count: that fault tests that 429s are retried, not how many.)
  */
 import http from 'node:http';
@@ -69,7 +71,7 @@ afterAll(async () => {
 });
 
 describe('429s per 1,000 creates under a windowed rate limit', () => {
-  it('are half as many as when each request waited out its own 429: a 429 holds back the whole client', async () => {
+  it('are at most 20: the client learns the rate the service accepts and keeps below it', async () => {
     const client = new MonitoringClient({ baseUrl: base, username: 'u', password: 'pw-rate-limit-test', timeoutMs: 10_000 });
     const changes = Array.from({ length: CREATES }, (_, i) => createMonitor(`m-${i}`));
     windowStart = performance.now();
@@ -82,6 +84,6 @@ describe('429s per 1,000 creates under a windowed rate limit', () => {
     const perThousand = Math.round((refused * 1000) / CREATES);
     // The figure for the closing note.
     console.log(`429s per 1,000 creates: ${perThousand} (${refused} for ${CREATES} creates in ${seconds.toFixed(1)} s)`);
-    expect(perThousand).toBeLessThan(480);
+    expect(perThousand).toBeLessThanOrEqual(20);
   }, 60_000);
 });

@@ -378,3 +378,139 @@ export function writeApplyConfig(dir, creates = 1000, opts = {}) {
   writeFileSync(join(dir, 'monsync.yaml'), lines.join('\n'));
   return { expect: { create: creates, update: 0, delete: 0 }, depth: 2, monitors: m, groups };
 }
+
+// ---- configuration styles (issue 25) ------------------------------------------------------------
+/**
+ * The base configuration of an account (what writeConfig's `base` writes) as plain objects: each
+ * monitor with only what differs from the defaults, as a user writes it.
+ */
+function baseEntries(sz) {
+  const monitors = [];
+  for (let i = 0; i < sz.monitors; i++) {
+    const s = monitorSpec(i);
+    const m = { label: monitorLabel(i), ip_address: s.ip_address };
+    if (s.timer !== DEFAULT_TIMER) m.timer = s.timer;
+    if (s.time_zone !== DEFAULT_ZONE) m.time_zone = s.time_zone;
+    if (s.port !== 25) m.port = s.port;
+    if (s.use_tls !== 'auto') m.use_tls = s.use_tls;
+    m.meta = { region: s.region };
+    m.alerts = alertSpecs(i, sz).map((a) => {
+      const o = { subject_init: a.subject_init, subject_term: a.subject_term };
+      if (a.timeout !== 15) o.timeout = a.timeout;
+      const dests = a.destinations.map(destinationLabel);
+      if (!(dests.length === 1 && dests[0] === destinationLabel(0))) o.alert_destinations = dests;
+      if (a.repeat) o.repeat = true;
+      if (a.down_only) o.down_only = true;
+      return o;
+    });
+    monitors.push(m);
+  }
+  const members = Array.from({ length: sz.groups }, () => []);
+  for (let i = 0; i < sz.monitors; i++) members[groupOf(i, sz)].push(monitorLabel(i));
+  const groups = members.map((m, g) => ({ name: groupName(g), monitors: m }));
+  const defaults = {
+    monitor: { test_account: TEST_ACCOUNT, timer: DEFAULT_TIMER, time_zone: DEFAULT_ZONE },
+    alert: { timeout: 15, alert_destinations: [destinationLabel(0)] },
+  };
+  return { settings: { owner: OWNER, prune: false }, defaults, monitors, groups };
+}
+
+/** A value on one line of YAML: JSON's spelling, which YAML reads the same. */
+const flow = (v) =>
+  Array.isArray(v) ? `[${v.map(flow).join(', ')}]` : v && typeof v === 'object' ? `{ ${Object.entries(v).map(([k, x]) => `${k}: ${flow(x)}`).join(', ')} }` : JSON.stringify(v);
+
+/** Block YAML lines of one monitor under a list, each alert merging `mergeAlert` when given. */
+function monitorLines(m, { mergeMonitor, mergeAlert } = {}) {
+  const lines = [];
+  let first = true;
+  const item = (text) => {
+    lines.push(`${first ? '  - ' : '    '}${text}`);
+    first = false;
+  };
+  if (mergeMonitor) item(`<<: *${mergeMonitor}`);
+  for (const [k, v] of Object.entries(m)) {
+    if (k === 'alerts') continue;
+    item(`${k}: ${flow(v)}`);
+  }
+  item('alerts:');
+  for (const a of m.alerts) {
+    let firstA = true;
+    const field = (text) => {
+      lines.push(`${firstA ? '      - ' : '        '}${text}`);
+      firstA = false;
+    };
+    if (mergeAlert) field(`<<: *${mergeAlert}`);
+    for (const [k, v] of Object.entries(a)) field(`${k}: ${flow(v)}`);
+  }
+  return lines;
+}
+
+function groupsFile(dir, groups) {
+  const lines = ['version: 1', 'groups:'];
+  for (const g of groups) lines.push(`  - name: ${flow(g.name)}`, `    monitors: ${flow(g.monitors)}`);
+  writeFileSync(join(dir, 'groups.yaml'), `${lines.join('\n')}\n`);
+}
+
+/**
+ * The same account's base configuration written in another style (the plan of each is the same):
+ *   anchors: files of 1,000 monitors, each file defining `x-monitor: &monitor` and `x-alert: &alert`
+ *            with the shared values, every monitor `<<: *monitor` and every alert `<<: *alert`;
+ *   files:   `defaults:` in settings.yaml and one file per monitor (mx-NNNNN.yaml);
+ *   json:    one pretty-printed JSON file of everything, as a program writes an inventory.
+ * Returns the number of files and bytes written.
+ */
+export function writeStyle(dir, style, opts = {}) {
+  const sz = sizes(opts);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const base = baseEntries(sz);
+  let files = 0;
+  let bytes = 0;
+  const write = (name, text) => {
+    writeFileSync(join(dir, name), text);
+    files++;
+    bytes += Buffer.byteLength(text);
+  };
+  if (style === 'json') {
+    write('inventory.json', `${JSON.stringify({ version: 1, ...base }, null, 2)}\n`);
+    return { files, bytes };
+  }
+  const settings = ['version: 1', 'settings:', `  owner: ${OWNER}`, '  prune: false'];
+  if (style === 'files') {
+    settings.push('defaults:', `  monitor: ${flow(base.defaults.monitor)}`, `  alert: ${flow(base.defaults.alert)}`);
+  }
+  write('settings.yaml', `${settings.join('\n')}\n`);
+  if (style === 'files') {
+    for (const m of base.monitors) write(`${m.label}.yaml`, `version: 1\nmonitors:\n${monitorLines(m).join('\n')}\n`);
+  } else if (style === 'anchors') {
+    const perFile = 1000;
+    for (let f = 0; f * perFile < base.monitors.length; f++) {
+      const lines = [
+        'version: 1',
+        'x-monitor: &monitor',
+        ...Object.entries(base.defaults.monitor).map(([k, v]) => `  ${k}: ${flow(v)}`),
+        'x-alert: &alert',
+        ...Object.entries(base.defaults.alert).map(([k, v]) => `  ${k}: ${flow(v)}`),
+        'monitors:',
+      ];
+      for (const m of base.monitors.slice(f * perFile, (f + 1) * perFile)) lines.push(...monitorLines(m, { mergeMonitor: 'monitor', mergeAlert: 'alert' }));
+      write(`monitors-${pad(f, 2)}.yaml`, `${lines.join('\n')}\n`);
+    }
+  } else {
+    throw new Error(`unknown style ${style}`);
+  }
+  groupsFile(dir, base.groups);
+  files++;
+  return { files, bytes };
+}
+
+/** The hostile file of issue 25: 5 anchors used 45,000 times (each under yaml's per-anchor cap), about 180 KB. */
+export function writeHostile(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const anchors = [0, 1, 2, 3, 4].map((a) => `x-a${a}: &a${a} { k: v }`);
+  const uses = Array.from({ length: 45_000 }, (_, i) => `*a${i % 5}`).join(',');
+  const text = `version: 1\n${anchors.join('\n')}\nx-uses: [${uses}]\n`;
+  writeFileSync(join(dir, 'hostile.yaml'), text);
+  return { files: 1, bytes: Buffer.byteLength(text) };
+}

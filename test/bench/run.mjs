@@ -15,9 +15,17 @@
  * the plan, in an order that is reversed every other repetition, so a burst of load on the machine
  * lands on both; a ratio is the median over the repetitions of the ratio within each.
  *
+ * Issue 25 adds: configuration styles side by side (`validate` of the same account written as plain
+ * YAML, with anchors and merge keys, as one file per monitor, as one JSON inventory; each a ratio to
+ * the plain YAML in the same repetition) at each size of --styles; the hostile file (5 anchors used
+ * 45,000 times); the large account at --huge monitors (plan and peak memory at --latency); and an
+ * apply of --creates under the emulator's rate limit of --rate-limit requests per second.
+ *
  * Options: --latency <ms> (50)  --reps <n> (5)  --monitors <n> (10000)  --small <n> (5000, 0 skips)
  *          --bandwidth <Mbit/s> (50, 0 skips)  --creates <n> (1000)  --parallelism <list> (1,8,32)
  *          --per-resource-sample <n> (all)  --skip-apply  --skip-per-resource
+ *          --styles <list> (2000,10000; 0 skips)  --huge <n> (50000, 0 skips)  --huge-reps <n> (3)
+ *          --rate-limit <requests/s> (50, 0 skips)  --only-issue-25 (only the four parts above)
  *          --out <file> (bench-results/latest.json)
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -25,7 +33,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { control, liveObjects, seedAccount, writeApplyConfig, writeConfig } from './account.mjs';
+import { control, liveObjects, seedAccount, writeApplyConfig, writeConfig, writeHostile, writeStyle } from './account.mjs';
 import { LIST_PATHS, makeGetter } from './http-get.mjs';
 import { startThrottle } from './throttle.mjs';
 
@@ -58,6 +66,11 @@ function parseArgs(argv) {
     perResourceSample: null,
     skipApply: false,
     skipPerResource: false,
+    styles: [2000, 10_000],
+    huge: 50_000,
+    hugeReps: 3,
+    rateLimit: 50,
+    only25: false,
     out: join(ROOT, 'bench-results/latest.json'),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -82,6 +95,11 @@ function parseArgs(argv) {
     else if (a === '--per-resource-sample') o.perResourceSample = n();
     else if (a === '--skip-apply') o.skipApply = true;
     else if (a === '--skip-per-resource') o.skipPerResource = true;
+    else if (a === '--styles') o.styles = v().split(',').map(Number).filter((x) => x > 0);
+    else if (a === '--huge') o.huge = n();
+    else if (a === '--huge-reps') o.hugeReps = Math.max(1, Math.round(n()));
+    else if (a === '--rate-limit') o.rateLimit = n();
+    else if (a === '--only-issue-25') o.only25 = true;
     else if (a === '--out') o.out = resolve(v());
     else throw new Error(`unknown option ${a}`);
   }
@@ -249,6 +267,20 @@ const validateJob = (name, dir) => ({
   },
 });
 const fetchJob = (name, url) => ({ name, run: () => timeDirectFetch(url) });
+/**
+ * `validate` of one configuration style, checked to read the whole account (`monitors` monitors);
+ * a refusal (a file over the size limit) is recorded with its message instead of failing the bench.
+ */
+const styleJob = (name, dir, monitors) => ({
+  name,
+  async run() {
+    const r = await measure([BIN, 'validate', dir]);
+    const valid = /Valid: .*?(\d+) monitors/.exec(r.stdout);
+    if (r.code === 0 && valid && Number(valid[1]) === monitors) return r;
+    if (r.code === 1 && !/\n\s+at /.test(r.stderr)) return { ...r, refused: (r.stderr || r.stdout).trim().split('\n')[0] };
+    throw new Error(`${name}: exit ${r.code}, ${valid ? valid[1] : 'no'} monitors where ${monitors} were expected\n${r.stderr.slice(0, 2000)}`);
+  },
+});
 
 /**
  * Runs every job once per repetition, in an order reversed every other repetition (so drift in the
@@ -343,8 +375,42 @@ async function main() {
     result.help = { wall_ms: median(helpRuns), node_startup_ms: median(nodeRuns), runs: helpRuns };
     log(`--help ${f0(result.help.wall_ms)} ms (node -e 0: ${f0(result.help.node_startup_ms)} ms)`);
 
+    // ---- configuration styles and the hostile file (issue 25), offline ----------------------------
+    if (o.styles.length) {
+      result.styles = [];
+      for (const n of o.styles) {
+        const dir = join(work, `styles-${n}`);
+        writeConfig(join(dir, 'plain'), 'base', { monitors: n });
+        const written = Object.fromEntries(['anchors', 'files', 'json'].map((st) => [st, writeStyle(join(dir, st), st, { monitors: n })]));
+        const rows = await interleaved(
+          [
+            { key: 'plain', ...styleJob('plain YAML, `defaults:`, files of 1,000 monitors', join(dir, 'plain'), n) },
+            { key: 'anchors', ...styleJob('anchors and merge keys (`<<: *monitor`, `<<: *alert`)', join(dir, 'anchors'), n) },
+            { key: 'files', ...styleJob(`\`defaults:\` and one file per monitor (${f0(written.files.files)} files)`, join(dir, 'files'), n) },
+            { key: 'json', ...styleJob(`one pretty-printed JSON inventory (${f1(written.json.bytes / 1e6)} MB)`, join(dir, 'json'), n) },
+          ],
+          o.reps,
+          null,
+          `styles ${n}`,
+        );
+        for (const r of Object.values(rows)) r.refused = r.runs.find((x) => x.refused)?.refused ?? null;
+        result.styles.push({ monitors: n, written, rows });
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const hdir = join(work, 'hostile');
+      const hostileFile = writeHostile(hdir);
+      const runs = [];
+      for (let i = 0; i < o.reps; i++) {
+        const r = await measure([BIN, 'validate', hdir]);
+        if (r.code > 1 || /\n\s+at /.test(r.stderr)) throw new Error(`the hostile file crashed validate: exit ${r.code}\n${r.stderr.slice(0, 2000)}`);
+        runs.push({ wall_ms: r.wall_ms, cpu_ms: r.cpu_ms, max_rss_mb: r.max_rss_mb, code: r.code, message: r.code === 0 ? 'read' : r.stderr.trim().split('\n')[0] });
+      }
+      result.hostile = { bytes: hostileFile.bytes, wall_ms: median(runs.map((r) => r.wall_ms)), max_rss_mb: Math.max(...runs.map((r) => r.max_rss_mb)), outcome: runs[0].message, runs };
+      log(`hostile file (${f0(hostileFile.bytes / 1000)} KB): ${f0(result.hostile.wall_ms)} ms, ${result.hostile.outcome}`);
+    }
+
     // ---- loopback, 5,000 monitors (issue 20) --------------------------------------------------------
-    if (o.small > 0) {
+    if (o.small > 0 && !o.only25) {
       const acc = await prepareAccount(url, work, 'small', { monitors: o.small, ...SMALL_SHAPE });
       const emulator = await emulatorTimes(url);
       const rows = await interleaved(
@@ -360,6 +426,7 @@ async function main() {
     }
 
     // ---- the large account, loopback with latency ---------------------------------------------------
+    if (!o.only25) {
     large = await prepareAccount(url, work, 'large', { monitors: o.monitors });
     result.account = large.account;
     result.emulator = await emulatorTimes(url);
@@ -436,8 +503,10 @@ async function main() {
       log(`one read per resource: ${f0(r.wall_ms)} ms${scale !== 1 ? ` for ${paths.length}, scaled to ${f0(result.per_resource.wall_ms)} ms for ${total}` : ''}`);
     }
 
+    }
+
     // ---- apply -------------------------------------------------------------------------------------
-    if (!o.skipApply) {
+    if (!o.skipApply && !o.only25) {
       result.apply = [];
       const applyDir = join(work, 'apply');
       const plan = writeApplyConfig(applyDir, o.creates);
@@ -479,6 +548,76 @@ async function main() {
         log(`apply p=${p}: ${f0(r.wall_ms)} ms for ${requests} requests, bound ${f0(bound_ms)} ms (x${f2(r.wall_ms / bound_ms)})`);
       }
     }
+
+    // ---- the large account at --huge monitors (issue 25) ---------------------------------------------
+    if (o.huge > 0) {
+      const t = performance.now();
+      await control(url, 'POST', 'reset', { seed: 'empty' });
+      await clearLog(url);
+      const objs = liveObjects({ monitors: o.huge });
+      const ids = await seedAccount(url, objs);
+      const dir = join(work, 'huge');
+      const expect = writeConfig(dir, 'base', { monitors: o.huge });
+      log(`seeded ${ids.monitors.length} monitors, ${ids.alerts.length} alerts for the plan of ${o.huge} in ${f0(performance.now() - t)} ms`);
+      await setLatency(url, o.latency);
+      const rows = await interleaved(
+        [
+          { key: 'plan', ...planJob('plan, no changes', dir, url, expect) },
+          { key: 'ref', ...floorJob('reference: fetch and JSON.parse the 4 lists (process)', url, true) },
+        ],
+        o.hugeReps,
+        url,
+        `huge ${o.huge}`,
+      );
+      result.huge = {
+        monitors: o.huge,
+        alerts: ids.alerts.length,
+        groups: ids.groups.length,
+        latency_ms: o.latency,
+        rows,
+        ratio: pairedRatio(rows.plan, rows.ref),
+      };
+      await control(url, 'POST', 'reset', { seed: 'empty' });
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    // ---- apply under a rate limit (issue 25) ---------------------------------------------------------
+    if (o.rateLimit > 0) {
+      const applyDir = join(work, 'apply-limited');
+      writeApplyConfig(applyDir, o.creates);
+      const p = 8;
+      await control(url, 'POST', 'reset', { seed: 'empty' });
+      await seedAccount(url, { destinations: liveObjects({ monitors: 0 }).destinations, monitors: [], alerts: [], groups: [] });
+      await control(url, 'POST', 'faults', { latency_ms: o.latency, rate_limit_per_second: o.rateLimit });
+      await clearLog(url);
+      log(`apply of ${o.creates} creates at parallelism ${p} under a limit of ${o.rateLimit} requests/s (about ${f0(o.creates / o.rateLimit)} s) ...`);
+      const r = await measure([BIN, 'apply', applyDir, '--url', url, '--auto-approve', '--parallelism', String(p)]);
+      const { requests: log429 } = await control(url, 'GET', 'requests');
+      const complete = /Apply complete: (\d+) added, 0 changed, 0 destroyed/.exec(r.stdout);
+      const converged = /No changes\. The account matches the configuration\./.test(r.stdout.split('Checking ...')[1] ?? '');
+      if (r.code !== 0 || !complete || Number(complete[1]) !== o.creates || !converged) {
+        throw new Error(`apply under a rate limit: exit ${r.code}\n${r.stdout.slice(-1500)}\n${r.stderr.slice(-1500)}`);
+      }
+      const requests = log429.length;
+      const refused = log429.filter((e) => e.status === 429).length;
+      // The limit's own bound: the requests it admitted, at its rate.
+      const bound_ms = ((requests - refused) / o.rateLimit) * 1000;
+      result.rate_limited = {
+        per_second: o.rateLimit,
+        parallelism: p,
+        creates: o.creates,
+        requests,
+        refused,
+        refused_share: refused / requests,
+        wall_ms: r.wall_ms,
+        bound_ms,
+        ratio: r.wall_ms / bound_ms,
+        cpu_ms: r.cpu_ms,
+        max_rss_mb: r.max_rss_mb,
+      };
+      log(`apply under ${o.rateLimit}/s: ${f0(r.wall_ms)} ms for ${requests} requests (${refused} answered 429), bound ${f0(bound_ms)} ms (x${f2(r.wall_ms / bound_ms)})`);
+      await control(url, 'DELETE', 'faults');
+    }
   } finally {
     await throttle?.close();
     emu.stop();
@@ -488,14 +627,26 @@ async function main() {
   result.total_s = (performance.now() - benchStart) / 1000;
 
   // ---- targets -------------------------------------------------------------------------------------
-  const L = result.large.rows;
-  const plans = [L.base, L.changed, L.renamed];
-  const worstPlan = plans.reduce((a, b) => (b.wall_ms > a.wall_ms ? b : a));
-  const worstRefRatio = Math.max(...plans.map((p) => pairedRatio(p, L.ref)));
-  const worstFloorRatio = Math.max(...plans.map((p) => pairedRatio(p, L.floor)));
-  const monsyncRows = [...plans, L.validate, ...(result.small ? [result.small.rows.plan] : []), ...(result.wan ? [result.wan.rows.plan] : [])];
+  const L = result.large?.rows;
+  const plans = L ? [L.base, L.changed, L.renamed] : [];
+  const worstPlan = L ? plans.reduce((a, b) => (b.wall_ms > a.wall_ms ? b : a)) : null;
+  const worstRefRatio = L ? Math.max(...plans.map((p) => pairedRatio(p, L.ref))) : null;
+  const worstFloorRatio = L ? Math.max(...plans.map((p) => pairedRatio(p, L.floor))) : null;
+  const monsyncRows = [...plans, ...(L ? [L.validate] : []), ...(result.small ? [result.small.rows.plan] : []), ...(result.wan ? [result.wan.rows.plan] : [])];
   const peak = Math.max(...monsyncRows.map((p) => p.max_rss_mb), ...(result.apply ?? []).map((a) => a.max_rss_mb));
   const ap8 = (result.apply ?? []).find((a) => a.parallelism === 8);
+  /** Per size, the slowest style's validate over the plain one's (paired); a refused style counts as not met. */
+  const styleTargets = (result.styles ?? []).map((st) => {
+    const others = ['anchors', 'files', 'json'].map((k) => st.rows[k]);
+    const refused = others.filter((r) => r.refused);
+    const worst = others.reduce((a, b) => (pairedRatio(b, st.rows.plain) > pairedRatio(a, st.rows.plain) ? b : a));
+    return {
+      target: `every style's validate of ${f0(st.monitors)} <= 1.5 x plain YAML's${refused.length ? ` (refused: ${refused.map((r) => r.name.split(' (')[0]).join(', ')})` : ` (slowest: ${worst.name.split(' (')[0]})`}`,
+      value: pairedRatio(worst, st.rows.plain),
+      limit: 1.5,
+      forceNotMet: refused.length > 0,
+    };
+  });
   const targets = [
     ...(result.small
       ? [
@@ -503,16 +654,30 @@ async function main() {
           { target: `plan of ${f0(o.small)} (loopback) <= 1.5 x reference (stretch)`, value: result.small.ratio, limit: 1.5 },
         ]
       : []),
-    { target: `plan of ${f0(o.monitors)} (slowest scenario) <= 2.0 x reference`, value: worstRefRatio, limit: 2 },
+    ...(L ? [{ target: `plan of ${f0(o.monitors)} (slowest scenario) <= 2.0 x reference`, value: worstRefRatio, limit: 2 }] : []),
     ...(result.wan ? [{ target: `plan of ${f0(o.monitors)} at ${o.bandwidth} Mbit/s <= 2.0 x reference`, value: pairedRatio(result.wan.rows.plan, result.wan.rows.ref), limit: 2 }] : []),
-    { target: `plan of ${f0(o.monitors)} (slowest scenario) <= 1.3 x floor (process)`, value: worstFloorRatio, limit: 1.3 },
+    ...(L ? [{ target: `plan of ${f0(o.monitors)} (slowest scenario) <= 1.3 x floor (process)`, value: worstFloorRatio, limit: 1.3 }] : []),
     ...(result.per_resource
       ? [{ target: 'plan (slowest scenario) >= 10x faster than one read per resource', value: result.per_resource.wall_ms / worstPlan.wall_ms, limit: 10, atLeast: true }]
       : []),
     ...(ap8 ? [{ target: 'apply at parallelism 8 <= 1.25 x bound', value: ap8.ratio, limit: 1.25 }] : []),
-    { target: 'peak memory of monsync < 300 MB', value: peak, limit: 300, unit: 'MB' },
+    ...(monsyncRows.length ? [{ target: 'peak memory of monsync < 300 MB', value: peak, limit: 300, unit: 'MB' }] : []),
     { target: '`monsync --help` < 150 ms', value: result.help.wall_ms, limit: 150, unit: 'ms' },
-  ].map((x) => ({ ...x, met: x.atLeast ? x.value >= x.limit : x.unit ? x.value < x.limit : x.value <= x.limit }));
+    ...styleTargets,
+    ...(result.hostile ? [{ target: `hostile file (5 anchors used 45,000 times) refused or read < 1 s`, value: result.hostile.wall_ms, limit: 1000, unit: 'ms' }] : []),
+    ...(result.huge
+      ? [
+          { target: `plan of ${f0(result.huge.monitors)} at ${result.huge.latency_ms} ms latency < 5 s`, value: result.huge.rows.plan.wall_ms, limit: 5000, unit: 'ms' },
+          { target: `plan of ${f0(result.huge.monitors)}: peak memory < 1 GB`, value: result.huge.rows.plan.max_rss_mb, limit: 1024, unit: 'MB' },
+        ]
+      : []),
+    ...(result.rate_limited
+      ? [
+          { target: `apply under ${result.rate_limited.per_second} requests/s: 429 on <= 2% of requests`, value: result.rate_limited.refused_share * 100, limit: 2, unit: '%', orEqual: true },
+          { target: `apply under ${result.rate_limited.per_second} requests/s <= 1.15 x admitted requests / limit`, value: result.rate_limited.ratio, limit: 1.15 },
+        ]
+      : []),
+  ].map((x) => ({ ...x, met: !x.forceNotMet && (x.atLeast ? x.value >= x.limit : x.unit && !x.orEqual ? x.value < x.limit : x.value <= x.limit) }));
   result.targets = targets;
 
   // ---- print -----------------------------------------------------------------------------------------
@@ -527,6 +692,8 @@ async function main() {
     lines.push(`loopback, no injected latency: ${a.managed_monitors} managed + ${a.unmanaged_monitors} unmanaged monitors, ${a.alerts} alerts, ${a.groups} groups`);
     lines.push(profileTable(`plan of ${f0(a.managed_monitors)}`, Object.values(result.small.rows), result.small.rows.ref));
   }
+  const a = result.account;
+  if (L) {
   const a = result.account;
   lines.push('');
   lines.push(
@@ -549,6 +716,7 @@ async function main() {
         ['inside a plan (MONSYNC_TIMINGS, median ms)', 'configuration', 'account read (alongside)', 'diff'],
       ),
     );
+  }
   }
   if (result.wan) {
     const w = result.wan;
@@ -581,15 +749,52 @@ async function main() {
     );
     lines.push(`bound = (requests / parallelism + ${result.apply[0].depth} dependency levels + 2 account reads) x ${o.latency} ms; engine bound = (writes / parallelism + ${result.apply[0].depth}) x ${o.latency} ms`);
   }
+  for (const st of result.styles ?? []) {
+    const R = st.rows;
+    lines.push('');
+    lines.push(`configuration styles, ${f0(st.monitors)} monitors (${f0(st.monitors * 2)} alerts, 500 groups): \`validate\`, x plain = paired ratio to the plain YAML`);
+    lines.push(
+      table(
+        ['plain', 'anchors', 'files', 'json'].map((k) => [
+          R[k].name,
+          f0(R[k].wall_ms),
+          k === 'plain' ? '1.00' : f2(pairedRatio(R[k], R.plain)),
+          f0(R[k].cpu_ms),
+          f0(R[k].max_rss_mb),
+          R[k].refused ? `refused: ${R[k].refused}` : f1((st.written[k]?.bytes ?? 0) / 1e6) === '0.0' ? '' : `${f1(st.written[k].bytes / 1e6)} MB`,
+        ]),
+        [`validate of ${f0(st.monitors)}`, 'wall ms', 'x plain', 'cpu ms', 'peak MB', ''],
+      ),
+    );
+  }
+  if (result.hostile) {
+    const h = result.hostile;
+    lines.push('');
+    lines.push(`hostile file, 5 anchors used 45,000 times (${f0(h.bytes / 1000)} KB): validate ${f0(h.wall_ms)} ms, peak ${f0(h.max_rss_mb)} MB: ${h.outcome}`);
+  }
+  if (result.huge) {
+    const hg = result.huge;
+    lines.push('');
+    lines.push(`the large account at ${f0(hg.monitors)} monitors (${f0(hg.alerts)} alerts, ${f0(hg.groups)} groups), latency ${hg.latency_ms} ms, median of ${o.hugeReps}`);
+    lines.push(profileTable(`plan of ${f0(hg.monitors)}`, Object.values(hg.rows), hg.rows.ref));
+  }
+  if (result.rate_limited) {
+    const x = result.rate_limited;
+    lines.push('');
+    lines.push(
+      `apply of ${f0(x.creates)} creates at parallelism ${x.parallelism} under the emulator's limit of ${x.per_second} requests/s (latency ${o.latency} ms): ` +
+        `${f0(x.wall_ms)} ms, ${f0(x.requests)} requests, ${x.refused} answered 429 (${f1(x.refused_share * 100)}%), bound (admitted requests / limit) ${f0(x.bound_ms)} ms, x${f2(x.ratio)}`,
+    );
+  }
   lines.push('');
   lines.push(`--help: ${f0(result.help.wall_ms)} ms (node -e 0 on this machine: ${f0(result.help.node_startup_ms)} ms)`);
-  lines.push(
+  if (result.emulator) lines.push(
     `emulator, 0 ms latency: ${LIST_PATHS.map((p) => `${p.replace('/v1/Config/', '').replace(/\/$/, '')} ${f0(result.emulator[p].ms)} ms / ${f1(result.emulator[p].bytes / 1e6)} MB`).join(', ')}`,
   );
   lines.push('');
   lines.push(
     table(
-      targets.map((x) => [x.target, x.unit ? `${f0(x.value)} ${x.unit}` : `${f2(x.value)}x`, x.met ? 'met' : 'NOT MET']),
+      targets.map((x) => [x.target, x.unit === '%' ? `${f1(x.value)} %` : x.unit ? `${f0(x.value)} ${x.unit}` : `${f2(x.value)}x`, x.met ? 'met' : 'NOT MET']),
       ['target', 'measured', ''],
     ),
   );
@@ -613,7 +818,7 @@ async function main() {
       }
       const pairs = [
         ...(result.small && prev.small ? [[`loopback ${f0(o.small)}: plan`, prev.small.rows.plan, result.small.rows.plan]] : []),
-        ...['base', 'changed', 'renamed'].map((k) => [L[k].name, prev.large?.rows?.[k], L[k]]),
+        ...(L ? ['base', 'changed', 'renamed'].map((k) => [L[k].name, prev.large?.rows?.[k], L[k]]) : []),
         ...(result.wan && prev.wan ? [[`${o.bandwidth} Mbit/s: plan`, prev.wan.rows.plan, result.wan.rows.plan]] : []),
       ];
       for (const [name, q, p] of pairs) if (q) cmp.push([name, f0(q.wall_ms), f0(p.wall_ms), f2(p.wall_ms / q.wall_ms)]);

@@ -71,6 +71,78 @@ describe('fastParse', () => {
     expect(same(`# leading comment\n\nversion: 1\n# between\nsettings:\n    # inside\n    owner: me   \n    prune: false\ngroups:\n# at column 0\n  -   name: g\n      monitors: ["a", b , c]\n  - name: "h \\"q\\" \\u00e9"\n`)).toBe(true);
   });
 
+  it('takes anchors on block mappings and merge keys of them, with the positions of the anchor for merged values', () => {
+    const anchored = `version: 1
+x-monitor: &monitor
+  test_account: "probe@example.com"
+  timer: 5
+  meta: { region: eu }
+x-alert: &alert
+  timeout: 15
+  alert_destinations: [ops-00]
+monitors:
+  - <<: *monitor
+    label: "mx-00001"
+    timer: 10
+    alerts:
+      - <<: *alert
+        subject_init: "down"
+        alert_destinations: [ops-01]
+      - subject_init: "up"
+        <<: *alert
+  - label: "mx-00002"
+    <<: *monitor
+    meta: {}
+`;
+    expect(same(anchored)).toBe(true);
+    const fast = fastParse(anchored, 'f.yaml')!;
+    // Each merge has values of its own, as the full path builds them.
+    const alerts = (fast.data.monitors as { alerts: { alert_destinations: string[] }[] }[])[0]!.alerts;
+    expect(alerts[1]!.alert_destinations).not.toBe((fast.data['x-alert'] as { alert_destinations: string[] }).alert_destinations);
+  });
+
+  it('takes anchors on flow collections and aliases of collections, positions below an alias at the anchor', () => {
+    const text = `version: 1
+x-a0: &a0 { k: v, l: "2" }
+x-l: &l [a, b]
+x-m: &m
+  n: *a0
+x-uses: [*a0, *l, *m]
+x-more:
+  - *a0
+  - { w: *l }
+monitors:
+  - label: a
+    meta: *a0
+    <<: *m
+`;
+    expect(same(text)).toBe(true);
+  });
+
+  it('leaves a document whose aliases repeat too much to the full path (which refuses it)', () => {
+    const levels = ['x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    const names = 'abcdefghi';
+    for (let i = 1; i < names.length; i++) levels.push(`x-${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(', ')}]`);
+    expect(fastParse(`version: 1\n${levels.join('\n')}\n`, 'f.yaml')).toBeUndefined();
+  });
+
+  it('leaves other uses of anchors and aliases, and mistakes around merge keys, to the full path', () => {
+    const head = 'version: 1\nx-m: &m\n  timer: 5\n';
+    for (const rest of [
+      'monitors:\n  - <<: *m\n    <<: *m\n',
+      'monitors:\n  - <<: *nope\n',
+      'monitors:\n  - timer: 1\n    <<: *m\n    timer: 2\n',
+      'x-c: &c\n  d: *c\n',
+      'x-c: &m [*m]\n',
+      'x-c: &c\n  <<: *c\n',
+      'monitors:\n  - <<: [*m]\n',
+      'x-l: &l\n  - 1\n',
+      'x-s: &s 5\n',
+    ]) {
+      expect(fastParse(head + rest, 'f.yaml'), rest).toBeUndefined();
+    }
+  });
+
   it('gives up on what it does not read itself', () => {
     for (const text of [
       'version: 1\nx: &a 1\ny: *a\n',

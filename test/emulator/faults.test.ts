@@ -91,4 +91,44 @@ describe('fault injection', () => {
     expect(errors / 10_000).toBeGreaterThan(0.27);
     expect(errors / 10_000).toBeLessThan(0.33);
   });
+
+  it('limits calls to rate_limit_per_second with a token bucket on the emulator clock, answering 429 with Retry-After', async () => {
+    await emu.control.faults({ rate_limit_per_second: 2, rate_limit_burst: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await apiCall(emu, 'GET', '/v1/Status/')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await apiCall(emu, 'GET', '/v1/Status/');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.json.error).toBe('rate limit exceeded (2 requests per second): retry after 1 seconds');
+    expect((await emu.control.requests()).at(-1)).toMatchObject({ status: 429, fault: 'rate_limit' });
+    // A second of the emulator clock refills two tokens, no more.
+    await emu.control.advance(1);
+    const after: number[] = [];
+    for (let i = 0; i < 3; i++) after.push((await apiCall(emu, 'GET', '/v1/Status/')).status);
+    expect(after).toEqual([200, 200, 429]);
+  });
+
+  it('lets a rate limit through at its rate over time, refused calls taking no token', () => {
+    let now = 0;
+    const f = new FaultInjector(() => now);
+    f.set(parseFaultConfig({ rate_limit_per_second: 10 }));
+    let admitted = 0;
+    let refused = 0;
+    // 100 calls a second for 10 seconds against 10 a second with a burst of 10.
+    for (let i = 0; i < 1000; i++, now += 10) {
+      const d = f.decide('POST', '/v1/Config/Monitor/');
+      if (d?.reject) {
+        refused++;
+        expect(d.reject.headers['Retry-After']).toBe('1');
+      } else admitted++;
+    }
+    expect(admitted).toBe(10 + 100 - 1);
+    expect(refused).toBe(1000 - admitted);
+  });
+
+  it('refuses a rate limit that is not a number of 0 or more', () => {
+    expect(() => parseFaultConfig({ rate_limit_per_second: -1 })).toThrow(/rate_limit_per_second must be a number in 0\.\.1000000, got -1/);
+    expect(parseFaultConfig({ rate_limit_per_second: 2.5 }).rate_limit_burst).toBe(3);
+  });
 });

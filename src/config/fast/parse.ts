@@ -16,8 +16,9 @@
  * per value: a 10,000-monitor configuration has hundreds of thousands of values, and positions
  * are only read for the item sources of the state and for diagnostics.
  */
+import { MAX_EXPANDED_NODES } from '../budget.js';
 import type { Positions } from '../positions.js';
-import { FastPositions, grown, NodeRecorder, NODE_SIZE, sameText } from './positions.js';
+import { FastPositions, grown, N_COUNT, N_FIRST, NodeRecorder, NODE_SIZE, sameText } from './positions.js';
 
 /** Half of ../parse.ts's MAX_DEPTH (flow collections add a level): deeper files get the full path's diagnostic. */
 const MAX_FAST_DEPTH = 32;
@@ -83,9 +84,50 @@ NOT_PLAIN_FLOW[DEL] = 1;
 
 /** What a flow list has instead of the mapping a flow mapping fills: never written to. */
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
+const AMPERSAND = 38;
+const STAR = 42;
+const LESS = 60;
+
+/**
+ * A collection that carries an anchor (`key: &name` above a block mapping, or `&name` before a
+ * flow collection): its data, its node, and how many values it stands for with what its own
+ * aliases and merges repeat (for the budget).
+ */
+interface Anchored {
+  data: unknown;
+  node: number;
+  size: number;
+}
+
+/**
+ * Values repeated through aliases and merge keys past which the fast path leaves a file to the
+ * full path (which reads it or refuses it against MAX_EXPANDED_NODES; it counts a mapping's
+ * entry as three values where this counts one).
+ */
+const MAX_REPEATED = MAX_EXPANDED_NODES / 4;
+
+/** The name of an anchor or alias at `pos` (after its `&` or `*`): YAML allows more, the fast path this. */
+function nameEnd(text: string, pos: number): number {
+  let i = pos;
+  while (isKeyChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** A copy of a merged value: the full path builds each merge's values anew (no list shared by two monitors). */
+function copyOf(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyOf);
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = copyOf((value as Record<string, unknown>)[key]);
+  return out;
+}
 
 const isKeyStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === UNDERSCORE;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= ZERO && c <= NINE) || c === DASH;
+
+const KEY_HASHES = new Int32Array(KEY_SLOTS);
+const KEY_NAMES: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
+const KEY_ALLOWED = new Uint8Array(KEY_SLOTS);
 
 class Scanner extends NodeRecorder {
   /** The current content line (not blank, not a comment): where it starts, its content, its end. */
@@ -105,15 +147,27 @@ class Scanner extends NodeRecorder {
   lines = 0;
   /** Key names met so far (see keyName): open addressing on the hash of their characters. */
   private keyHash = 0;
-  private readonly keyHashes = new Int32Array(KEY_SLOTS);
-  private readonly keyNames: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
-  private readonly keyAllowed = new Uint8Array(KEY_SLOTS);
+  // Shared by every file read (a key's name is the same in each): a configuration of one file per
+  // monitor read thousands of files, and these tables were most of the cost of starting each.
+  private readonly keyHashes = KEY_HASHES;
+  private readonly keyNames = KEY_NAMES;
+  private readonly keyAllowed = KEY_ALLOWED;
   /**
    * Items of the lists being read, innermost last: each list is sliced out at its end, at its
    * size (an array grown by push keeps room for 16 or more, and most lists hold one or two).
    */
   private items: unknown[] = [];
   private itemCount = 0;
+  /**
+   * Anchors met so far (only on block mappings). A merge key (`<<: *name`, one per mapping) takes
+   * their entries: the data copied, the positions shared (the anchor's nodes become children of
+   * the merging mapping too, after its own), as the Locator follows merge keys to the anchor.
+   */
+  private readonly anchors = new Map<string, Anchored>();
+  /** Values repeated by aliases and merge keys so far. */
+  private repeated = 0;
+  /** Anchors whose collection is being read: an alias to one inside it is the library's (a cycle). */
+  private readonly defining = new Set<string>();
 
   constructor(private readonly text: string) {
     super(text.length);
@@ -226,17 +280,37 @@ class Scanner extends NodeRecorder {
     const id = this.node(this.at, key);
     const mark = this.openCount;
     const data: Record<string, unknown> = {};
+    /** The merged mapping, and the keys written in this one (only kept once there is a merge). */
+    let merged: Anchored | undefined;
+    let own: Set<string> | undefined;
     while (this.more) {
       if (this.indent < indent) break;
       if (this.indent > indent) throw GIVE_UP;
       const at = this.at;
       const end = this.end;
+      if (text.charCodeAt(at) === LESS) {
+        if (merged) throw GIVE_UP;
+        // Every key so far was written here.
+        own = new Set(Object.keys(data));
+        merged = this.mergeKey(at, end, data, own);
+        this.endOfValue(indent);
+        continue;
+      }
       const colon = this.keyEnd(at);
       if (colon < 0 || colon - at > MAX_KEY_LENGTH) throw GIVE_UP;
       const name = this.keyName(at, colon);
-      if (name === undefined || Object.hasOwn(data, name)) throw GIVE_UP;
+      if (name === undefined) throw GIVE_UP;
+      if (own) {
+        // A key written here wins over the merged one of that name (wherever the merge key is).
+        if (own.has(name)) throw GIVE_UP;
+        own.add(name);
+      } else if (Object.hasOwn(data, name)) throw GIVE_UP;
       let pos = colon + 1;
       while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+      if (pos < end && text.charCodeAt(pos) === AMPERSAND) {
+        data[name] = this.anchored(pos, end, indent, depth, at);
+        continue;
+      }
       if (pos < end) {
         data[name] = this.inline(pos, end, at);
         this.endOfValue(indent);
@@ -247,7 +321,105 @@ class Scanner extends NodeRecorder {
       if (!this.more || this.indent <= indent) throw GIVE_UP;
       data[name] = this.block(this.indent, depth + 1, at);
     }
+    if (merged) {
+      // The anchor's entries follow this mapping's own: a key is looked up in its own entries first.
+      const at = merged.node * NODE_SIZE;
+      const first = this.nodes[at + N_FIRST]!;
+      const count = ~this.nodes[at + N_COUNT]!;
+      for (let i = 0; i < count; i++) {
+        if (this.openCount === this.open.length) this.open = grown(this.open, this.openCount + 1);
+        this.open[this.openCount++] = this.slots[first + i]!;
+      }
+    }
     this.close(id, mark, true);
+    return data;
+  }
+
+  /** `<<: *name` at `at`: the anchored mapping's entries added to `data` where it has none of that key. */
+  private mergeKey(at: number, end: number, data: Record<string, unknown>, own: Set<string>): Anchored {
+    const text = this.text;
+    if (text.charCodeAt(at + 1) !== LESS || text.charCodeAt(at + 2) !== COLON || text.charCodeAt(at + 3) !== SPACE) throw GIVE_UP;
+    let pos = at + 4;
+    while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+    if (text.charCodeAt(pos) !== STAR) throw GIVE_UP;
+    const stop = nameEnd(text, pos + 1);
+    let after = stop;
+    while (after < end && text.charCodeAt(after) === SPACE) after++;
+    if (stop === pos + 1 || after !== end) throw GIVE_UP;
+    const name = text.slice(pos + 1, stop);
+    const anchor = this.defining.has(name) ? undefined : this.anchors.get(name);
+    if (!anchor || typeof anchor.data !== 'object' || anchor.data === null || Array.isArray(anchor.data)) throw GIVE_UP;
+    this.repeat(anchor.size);
+    const source = anchor.data as Record<string, unknown>;
+    for (const key in source) if (!own.has(key)) data[key] = copyOf(source[key]);
+    return anchor;
+  }
+
+  private repeat(size: number): void {
+    this.repeated += size;
+    if (this.repeated > MAX_REPEATED) throw GIVE_UP;
+  }
+
+  /**
+   * The alias `*name` at `pos` as the value of node `id`: the anchored collection's data (shared,
+   * as the full path shares it) and its children (the node keeps its own position, the Locator's
+   * answer for the alias itself; paths below it lead to the anchor's values). Sets `after`.
+   */
+  private alias(pos: number, id: number): unknown {
+    const text = this.text;
+    const stop = nameEnd(text, pos + 1);
+    const name = text.slice(pos + 1, stop);
+    const anchor = stop > pos + 1 && !this.defining.has(name) ? this.anchors.get(name) : undefined;
+    if (!anchor) throw GIVE_UP;
+    this.repeat(anchor.size);
+    const from = anchor.node * NODE_SIZE;
+    const to = id * NODE_SIZE;
+    this.nodes[to + N_FIRST] = this.nodes[from + N_FIRST]!;
+    this.nodes[to + N_COUNT] = this.nodes[from + N_COUNT]!;
+    this.after = stop;
+    return anchor.data;
+  }
+
+  /** `&name` at `pos` before a flow collection on the same line: the collection, remembered. Sets `after`. */
+  private anchoredFlow(pos: number, end: number, key: number): unknown {
+    const text = this.text;
+    const stop = nameEnd(text, pos + 1);
+    let open = stop;
+    while (open < end && text.charCodeAt(open) === SPACE) open++;
+    const c = text.charCodeAt(open);
+    if (stop === pos + 1 || open === stop || (c !== LBRACKET && c !== LBRACE)) throw GIVE_UP;
+    const name = text.slice(pos + 1, stop);
+    const node = this.nodeCount;
+    const before = this.repeated;
+    this.defining.add(name);
+    const data = this.flow(open, end, c === LBRACKET, key);
+    this.defining.delete(name);
+    this.anchors.set(name, { data, node, size: this.nodeCount - node + this.repeated - before });
+    return data;
+  }
+
+  /** `key: &name` ending its line, above a block mapping: the mapping, remembered under its anchor. */
+  private anchored(pos: number, end: number, indent: number, depth: number, key: number): unknown {
+    const text = this.text;
+    const stop = nameEnd(text, pos + 1);
+    let after = stop;
+    while (after < end && text.charCodeAt(after) === SPACE) after++;
+    if (stop === pos + 1) throw GIVE_UP;
+    if (after !== end) {
+      // `key: &name [...]` or `{...}`: a flow collection on the line.
+      const value = this.inline(pos, end, key);
+      this.endOfValue(indent);
+      return value;
+    }
+    const name = text.slice(pos + 1, stop);
+    this.nextLine();
+    if (!this.more || this.indent <= indent || text.charCodeAt(this.at) === DASH || depth + 1 >= MAX_FAST_DEPTH) throw GIVE_UP;
+    const node = this.nodeCount;
+    const before = this.repeated;
+    this.defining.add(name);
+    const data = this.blockMap(this.indent, depth + 1, key);
+    this.defining.delete(name);
+    this.anchors.set(name, { data, node, size: this.nodeCount - node + this.repeated - before });
     return data;
   }
 
@@ -264,7 +436,7 @@ class Scanner extends NodeRecorder {
       let pos = at + 1;
       while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
       if (pos === end || text.charCodeAt(pos) === DASH) throw GIVE_UP;
-      if (this.keyEnd(pos) >= 0) {
+      if (this.keyEnd(pos) >= 0 || (text.charCodeAt(pos) === LESS && text.startsWith('<<: ', pos))) {
         // `- key: value`: a mapping whose keys line up with this one.
         this.at = pos;
         this.indent = pos - this.lineStart;
@@ -298,6 +470,12 @@ class Scanner extends NodeRecorder {
     let after: number;
     if (c === LBRACKET || c === LBRACE) {
       value = this.flow(pos, end, c === LBRACKET, key);
+      after = this.after;
+    } else if (c === AMPERSAND) {
+      value = this.anchoredFlow(pos, end, key);
+      after = this.after;
+    } else if (c === STAR) {
+      value = this.alias(pos, this.node(pos, key));
       after = this.after;
     } else {
       this.node(pos, key);
@@ -405,10 +583,13 @@ class Scanner extends NodeRecorder {
           while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
         }
         const start = pos;
-        this.node(start, isSeq ? start : keyStart);
+        const item = this.node(start, isSeq ? start : keyStart);
         let value: unknown;
         if (text.charCodeAt(pos) === QUOTE) {
           value = this.quoted(pos);
+          pos = this.after;
+        } else if (text.charCodeAt(pos) === STAR) {
+          value = this.alias(pos, item);
           pos = this.after;
         } else {
           while (pos < end) {

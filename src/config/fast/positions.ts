@@ -34,6 +34,8 @@ export function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Arra
   return bigger;
 }
 
+const OPEN = new Int32Array(256);
+
 /**
  * The nodes a scanner (parse.ts's, ../json.ts's) records as it reads: each node as it starts, each
  * collection's children when it ends. FastPositions reads the arrays it leaves.
@@ -44,7 +46,8 @@ export class NodeRecorder {
   slots: Int32Array<ArrayBuffer>;
   slotCount = 0;
   /** Ids of the children of the collections being read, innermost last. */
-  protected open: Int32Array<ArrayBuffer> = new Int32Array(256);
+  /** Starts as a stack kept for every scanner (they run one at a time, start to end without waiting). */
+  protected open: Int32Array<ArrayBuffer> = OPEN;
   protected openCount = 0;
 
   constructor(textLength: number) {
