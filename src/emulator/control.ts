@@ -105,6 +105,7 @@ export function buildControlRouter(): Router<ControlContext> {
     if (!c.store.hasMonitor(b.monitor)) throw notFound(`outage: monitor ${b.monitor} not found`);
     return ok(c.store.setOutage(b.monitor, seconds));
   });
+  r.add('POST', '/_emulator/history', (c) => ok(c.store.seedHistory(c.body)));
   r.add('GET', '/_emulator/outbox', (c) => {
     const raw = c.query.get('since');
     let since = 0;
