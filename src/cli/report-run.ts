@@ -70,8 +70,10 @@ export async function runReport(opts: ReportOptions, io: CommandIo): Promise<num
     throw new UsageError(`--parallelism must be a whole number from 1 to 64, got "${opts.parallelism}"`);
   }
   if (opts.out !== undefined && opts.out.trim() === '') throw new UsageError('--out needs a file name');
-  const localNow = Math.floor(io.now() / 1000);
-  const period = resolvePeriod({ ...(opts.since !== undefined && { since: opts.since }), ...(opts.month !== undefined && { month: opts.month }), ...(opts.until !== undefined && { until: opts.until }) }, localNow);
+  const asked = { ...(opts.since !== undefined && { since: opts.since }), ...(opts.month !== undefined && { month: opts.month }), ...(opts.until !== undefined && { until: opts.until }) };
+  // Checked on the local clock before any request; resolved again on the service's once it answered.
+  resolvePeriod(asked, Math.floor(io.now() / 1000));
+  const period = (now: number) => resolvePeriod(asked, now);
   const api = connect(opts, io.env, { concurrency: parallelism });
   const onProgress = progressPrinter(io);
   let report: Report;

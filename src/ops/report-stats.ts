@@ -6,9 +6,11 @@
  * - a test counts in the period when it STARTED in [from, to) (UTC);
  * - availability = tests that completed / tests run (raw data: an hourly or daily average marks
  *   its hour failed only when every test in it failed, so it cannot give this);
- * - an outage is a run of consecutive failed tests of one monitor: from the start of its first
- *   failed test to the start of the next test that completed (or the end of the period, when it
- *   was still failing then: `ongoing`); its duration is that difference;
+ * - an outage is a run of at least MIN_OUTAGE_TESTS consecutive failed tests of one monitor: from
+ *   the start of its first failed test to the start of the next test that completed (or the end
+ *   of the period, when it was still failing then: `ongoing`); its duration is that difference. A
+ *   lone failed test counts against availability but is not an outage (at a 1% failure rate a
+ *   month of 5-minute tests has about 90 of them: an outage list of noise);
  * - response times are the `value` of completed tests (milliseconds), median and 95th percentile
  *   by the nearest-rank method over values rounded to whole milliseconds;
  * - groups and the account add up TESTS (never averages of averages): their availability is all
@@ -17,6 +19,8 @@
  */
 
 export const DAY_SECONDS = 86_400;
+/** Consecutive failed tests that make an outage. */
+export const MIN_OUTAGE_TESTS = 2;
 
 /** One raw test as the report needs it (API 2.8 data item, `average=raw`). */
 export interface RawTest {
@@ -71,7 +75,7 @@ export interface Figures {
 export const ACCOUNTING = [
   'A test counts when it started within the period (UTC).',
   'Availability is the share of tests that completed, from raw test data.',
-  'An outage is a run of consecutive failed tests: from the start of its first failed test to the start of the next test that completed (or the end of the period while it lasted).',
+  'An outage is a run of two or more consecutive failed tests: from the start of its first failed test to the start of the next test that completed (or the end of the period while it lasted). A lone failed test counts against availability, not as an outage.',
   'Response times are those of completed tests: median and 95th percentile (nearest rank, whole milliseconds).',
   'Groups and the account add up tests, not averages: a monitor in two groups counts in both and once in the account.',
   'Alerts are the down messages (triggers and repeats) counted by Status/Filter over the period.',
@@ -114,11 +118,11 @@ export function outagesOf(tests: readonly RawTest[], to: number): Outage[] {
       if (run) run.tests++;
       else run = { start: t.t, tests: 1 };
     } else if (run) {
-      out.push({ start: run.start, end: t.t, seconds: t.t - run.start, tests: run.tests, ongoing: false });
+      if (run.tests >= MIN_OUTAGE_TESTS) out.push({ start: run.start, end: t.t, seconds: t.t - run.start, tests: run.tests, ongoing: false });
       run = null;
     }
   }
-  if (run) out.push({ start: run.start, end: to, seconds: to - run.start, tests: run.tests, ongoing: true });
+  if (run && run.tests >= MIN_OUTAGE_TESTS) out.push({ start: run.start, end: to, seconds: to - run.start, tests: run.tests, ongoing: true });
   return out;
 }
 

@@ -74,7 +74,8 @@ export interface Report {
 }
 
 export interface ReportRequest {
-  period: ReportPeriod;
+  /** The period, or how to find it from the service's now (known after the first answer's Date header). */
+  period: ReportPeriod | ((now: number) => ReportPeriod);
   monitors?: readonly string[];
   groups?: readonly string[];
   concurrency?: number;
@@ -215,8 +216,9 @@ function pausedNow(m: Monitor, paused: readonly PausedAlert[]): ReportMonitor['p
 
 export async function buildReport(api: MonitoringApi, req: ReportRequest): Promise<Report> {
   const concurrency = req.concurrency ?? DEFAULT_REPORT_CONCURRENCY;
-  const { period } = req;
   const { monitors, groups } = await select(api, req, concurrency);
+  // `--since 30d` means 30 days of the service's clock (an emulator's may be anywhere).
+  const period = typeof req.period === 'function' ? req.period(req.now()) : req.period;
   req.onProgress?.({ kind: 'start', monitors: monitors.length });
   const account = new Tally();
   const groupTallies = new Map<string, Tally>();
