@@ -228,7 +228,6 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
     for (const id of members) groupsOf.set(id, [...(groupsOf.get(id) ?? []), name]);
   }
   const rows: ReportMonitor[] = new Array(monitors.length);
-  const tallies: Tally[] = new Array(monitors.length);
   let done = 0;
   await pool(monitors, concurrency, async (m, i) => {
     const tests = await readTests(api, m.id, period.from, period.to);
@@ -236,21 +235,23 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
     const t = new Tally();
     t.addTests(tests);
     t.addOutages(outages);
-    tallies[i] = t;
-    rows[i] = { id: m.id, label: m.label, type: m.type, groups: [...(groupsOf.get(m.id) ?? [])].sort(), figures: t.figures(period.from, period.to), outages, pausedNow: null };
+    const inGroups = [...(groupsOf.get(m.id) ?? [])].sort();
+    // Merged at once and dropped: a monitor's value counts are thousands of entries, 1,000 monitors' would be hundreds of MB.
+    account.merge(t);
+    for (const g of inGroups) groupTallies.get(g)?.merge(t);
+    rows[i] = { id: m.id, label: m.label, type: m.type, groups: inGroups, figures: t.figures(period.from, period.to), outages, pausedNow: null };
     req.onProgress?.({ kind: 'monitor', done: ++done, total: monitors.length });
   });
   req.onProgress?.({ kind: 'alerts' });
   const [alerts, paused] = await Promise.all([readAlerts(api, monitors, period, req.now()), api.listPausedAlerts()]);
   const notes: string[] = [];
   monitors.forEach((m, i) => {
-    const t = tallies[i] as Tally;
     const row = rows[i] as ReportMonitor;
-    t.addAlerts(alerts.get(m.id) ?? null);
-    row.figures.alerts = t.alerts;
+    const n = alerts.get(m.id) ?? null;
+    row.figures.alerts = n;
     row.pausedNow = pausedNow(m, paused);
-    account.merge(t);
-    for (const g of row.groups) groupTallies.get(g)?.merge(t);
+    account.addAlerts(n);
+    for (const g of row.groups) groupTallies.get(g)?.addAlerts(n);
   });
   if (rows.some((r) => r.figures.alerts === null)) notes.push('Alerts are unknown (—) where Status/Filter did not list the monitor.');
   notes.push('Time paused over the period is not known: the API tells only the pauses running now (shown per monitor).');
