@@ -224,7 +224,8 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
   const groupTallies = new Map<string, Tally>();
   const groupsOf = new Map<string, string[]>();
   for (const [name, members] of groups) {
-    groupTallies.set(name, new Tally());
+    // Groups keep daily tests and failures, not daily response times (report-stats.ts Tally).
+    groupTallies.set(name, new Tally(false));
     for (const id of members) groupsOf.set(id, [...(groupsOf.get(id) ?? []), name]);
   }
   const rows: ReportMonitor[] = new Array(monitors.length);

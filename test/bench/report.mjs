@@ -17,12 +17,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { control } from './account.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'monsync.js');
+const PROBE = pathToFileURL(join(ROOT, 'test', 'bench', 'probe.mjs')).href;
 const CREDS = { MONSYNC_USERNAME: 'demo@example.com', MONSYNC_PASSWORD: 'demo-password' };
 const NOW = Date.UTC(2026, 10, 2, 0, 0, 30) / 1000;
 const OCT = { from: Date.UTC(2026, 9, 1) / 1000, to: Date.UTC(2026, 10, 1) / 1000 };
@@ -53,10 +54,15 @@ async function startEmulator() {
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
-function run(cmd, env) {
+/** The CLI as a child: wall time from spawn to exit; CPU and peak RSS from the preloaded probe (probe.mjs). */
+function run(cmd, env, probeFile) {
   return new Promise((res) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, ...cmd], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', PROBE, BIN, ...cmd], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NO_COLOR: '1', MONSYNC_BENCH_PROBE: probeFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (d) => (stderr += d));
@@ -86,7 +92,9 @@ try {
   await control(emu.url, 'POST', 'faults', { latency_ms: Number(args.latency) });
   await control(emu.url, 'DELETE', 'requests');
   const out = join(dir, 'report.json');
-  const r = await run(['report', '--month', '2026-10', '--format', 'json', '--out', out, '--parallelism', args.parallelism], { ...CREDS, MONSYNC_URL: emu.url });
+  const probeFile = join(dir, 'probe.json');
+  const r = await run(['report', '--month', '2026-10', '--format', 'json', '--out', out, '--parallelism', args.parallelism], { ...CREDS, MONSYNC_URL: emu.url }, probeFile);
+  const usage = JSON.parse(readFileSync(probeFile, 'utf8'));
   if (r.code !== 0) throw new Error(`monsync report exited ${r.code}: ${r.stderr}`);
   const { requests } = await control(emu.url, 'GET', 'requests');
   const report = JSON.parse(readFileSync(out, 'utf8'));
@@ -94,7 +102,8 @@ try {
   const ok = report.account.figures.tests === expectedTests && report.monitors.length === N;
   const result = {
     monitors: N, groups: G, latency_ms: Number(args.latency), parallelism: Number(args.parallelism),
-    seed_and_history_s: +(seedMs / 1000).toFixed(1), report_wall_s: +(r.ms / 1000).toFixed(1), requests: requests.length,
+    seed_and_history_s: +(seedMs / 1000).toFixed(1), report_wall_s: +(r.ms / 1000).toFixed(1), report_cpu_s: +((usage.user_ms + usage.system_ms) / 1000).toFixed(1),
+    report_peak_rss_mb: Math.round(usage.max_rss_kb / 1024), requests: requests.length, latency_bound_s: +((requests.length * Number(args.latency)) / 1000 / Number(args.parallelism)).toFixed(1),
     tests_read: report.account.figures.tests, tests_expected: expectedTests, outages_found: report.account.figures.outages,
     alerts_counted: report.account.figures.alerts, availability: report.account.figures.availability, check: ok ? 'ok' : 'MISMATCH',
   };

@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 const opts = (o: Partial<ReportOptions>): ReportOptions => ({ format: 'text', parallelism: '8', ...o });
-const io = () => captureIo(v1Env(emu.url), { now: () => NOW, cwd: dir });
+// The real clock: the service's now is that plus the offset its Date header shows (the emulator's clock is set to NOW).
+const io = () => captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dir });
 
 describe('monsync report (runner)', () => {
   it('prints last month as text on stdout, stderr quiet when it is not a terminal', async () => {

@@ -171,6 +171,9 @@ describe('buildReport over October 2026', () => {
     const pooled = Object.values(ids).flatMap((id) => byId.get(id)!.filter((i) => !i.failed).map((i) => Math.round(i.value!)));
     expect(report.account.figures.medianMs).toBe(nearestRank(pooled, 50));
     expect(report.account.figures.days).toHaveLength(31);
+    // Daily response times for the account (its chart), not per group (memory: report-stats.ts Tally).
+    expect(report.account.figures.days.every((d) => d.medianMs !== null)).toBe(true);
+    expect(report.groups.every((g) => g.figures.days.every((d) => d.medianMs === null && d.tests > 0))).toBe(true);
   });
 
   it('states its accounting method and reads only the selected monitors with --monitor and --group', async () => {

@@ -27,7 +27,7 @@ export function fixtureReport(labels: { eu?: string; us?: string; ping?: string 
     { id: '10003', label: labels.ping ?? 'ping-core', type: 'ping', groups: ['europe'], alerts: 0, t: tests(3, () => false, 20) },
   ];
   const account = new Tally();
-  const groups = new Map<string, Tally>([['europe', new Tally()], ['mail', new Tally()]]);
+  const groups = new Map<string, Tally>([['europe', new Tally(false)], ['mail', new Tally(false)]]);
   const monitors: ReportMonitor[] = specs.map((s) => {
     const t = new Tally();
     const outages = outagesOf(s.t, TO);
