@@ -62,6 +62,16 @@ describe('monsync report (runner)', () => {
     expect(readFileSync(join(dir, 'uptime.html'), 'utf8')).toMatch(/^<!doctype html>/);
   });
 
+  it('on a terminal, shows the progress of the reads on stderr and clears it', async () => {
+    const c = { ...io(), errColor: true };
+    let stderr = '';
+    c.err = (s: string) => (stderr += s);
+    await runReport(opts({ month: '2026-10', format: 'csv' }), c);
+    expect(stderr).toContain('Reading 2 monitors');
+    expect(stderr).toContain('Reading raw data: 2 of 2 monitors');
+    expect(stderr.endsWith('\r\x1b[2K')).toBe(true);
+  });
+
   it('refuses an unknown format, a bad month and a bad parallelism before any request, exit 2', async () => {
     await emu.control.clearRequests();
     for (const o of [{ format: 'pdf' }, { month: '2026-1' }, { parallelism: '0' }, { month: '2026-10', since: '7d' }]) {
