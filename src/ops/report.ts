@@ -176,7 +176,14 @@ async function select(api: MonitoringApi, req: ReportRequest, concurrency: numbe
     monitors = all;
   } else {
     const ids = new Set<string>();
-    for (const label of req.monitors ?? []) ids.add(resolveMonitor(label, all).id);
+    for (const label of req.monitors ?? []) {
+      try {
+        ids.add(resolveMonitor(label, all).id);
+      } catch (err) {
+        if (err instanceof UserError) throw new UserError(`--monitor: ${err.message}`, { details: err.details });
+        throw err;
+      }
+    }
     if (req.groups?.length) for (const members of groups.values()) for (const id of members) ids.add(id);
     monitors = all.filter((m) => ids.has(m.id));
   }

@@ -192,6 +192,7 @@ describe('buildReport over October 2026', () => {
       expect(one.monitors.map((m) => m.label)).toEqual(['mx-us-1']);
       expect(one.groups.map((g) => [g.name, g.monitors])).toEqual([['all-mx', 1]]);
       await expect(buildReport(api, { period, now: () => NOW, groups: ['europa'] })).rejects.toThrow(/no group named "europa"; did you mean "europe"/);
+      await expect(buildReport(api, { period, now: () => NOW, monitors: ['mx-eu1'] })).rejects.toThrow(/^--monitor: no monitor labelled "mx-eu1"; did you mean "mx-eu-1"/);
     } finally {
       await api.close();
     }
