@@ -13,6 +13,7 @@ import { register as registerExport } from './export.js';
 import { register as registerFmt } from './fmt.js';
 import { register as registerPause } from './pause.js';
 import { register as registerPlan } from './plan.js';
+import { register as registerReport } from './report.js';
 import { register as registerShow } from './show.js';
 import { register as registerStatus } from './status.js';
 import { register as registerTest } from './test.js';
@@ -31,6 +32,7 @@ export function registerCommands(program: Command): void {
   registerStatus(program);
   registerPause(program);
   registerData(program);
+  registerReport(program);
   registerDrill(program);
   registerDoctor(program);
   registerEmulator(program);

@@ -112,7 +112,7 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
       ...(caFile !== undefined ? [`    export NODE_EXTRA_CA_CERTS=${caFile}   # HTTPS with a CA made at start: its certificate is in this file`] : []),
       `    export MONSYNC_USERNAME=${v1.user} MONSYNC_PASSWORD=${v1.password}`,
       `    export MONSYNC_CLIENT_ID=${v2.clientId} MONSYNC_CLIENT_SECRET=${v2.clientSecret}`,
-      `  control API: ${emu.url}/_emulator/ (reset, seed, state, requests, faults, clock, outage, outbox, simulation). Ctrl-C stops.`,
+      `  control API: ${emu.url}/_emulator/ (reset, seed, state, requests, faults, clock, outage, history, outbox, simulation). Ctrl-C stops.`,
       '',
     ].join('\n'),
   );

@@ -116,6 +116,7 @@ export function buildControlRouter(): Router<ControlContext> {
     if (!c.store.hasMonitor(b.monitor)) throw notFound(`round-trip: monitor ${b.monitor} not found`);
     return ok(c.store.setRoundTrip(b.monitor, b.fault === 'none' ? null : (b.fault as RoundTripFault)));
   });
+  r.add('POST', '/_emulator/history', (c) => ok(c.store.seedHistory(c.body)));
   r.add('GET', '/_emulator/outbox', (c) => {
     const raw = c.query.get('since');
     let since = 0;

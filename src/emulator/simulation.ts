@@ -26,6 +26,13 @@ const DEFAULT_TIMER_MINUTES = 5;
 export interface SimConfig {
   seed: string;
   failureRate: number;
+  /** How far back results, alert events and the outbox reach (seconds); RETENTION_SECONDS unless a history was seeded. */
+  retentionSeconds?: number;
+}
+
+/** The retention window in force: the default week, or longer after `POST /_emulator/history`. */
+export function retentionOf(cfg: SimConfig): number {
+  return cfg.retentionSeconds ?? RETENTION_SECONDS;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -388,7 +395,7 @@ export class SuccessTracker {
     // Walk back from `at` to the latest reply that arrived by then; outages are skipped whole.
     // A reply takes at most MAX_REPLY_SECONDS, so once the slots are older than the best reply by
     // more than that nothing earlier can beat it.
-    const floor = at - RETENTION_SECONDS;
+    const floor = at - retentionOf(cfg);
     let slot = slotAtOrBefore(m.segments, at);
     while (slot && slot.t >= floor && slot.t + MAX_REPLY_SECONDS >= this.lastSuccess) {
       const t = slot.t;

@@ -54,6 +54,8 @@ export async function describeActive(api: ActiveAlertApi, report: StatusReport, 
     const points = [...data.data].sort((a, b) => a.utc_mktime - b.utc_mktime);
     let since: number | null = null;
     for (const p of points) {
+      // A test still in flight (no reply yet, no error: neither failed nor passed) says nothing yet.
+      if (!p.failed && p.value === null && p.error === null) continue;
       if (!p.failed) since = null;
       else since ??= p.utc_mktime;
     }

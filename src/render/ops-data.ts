@@ -8,7 +8,7 @@ import { formatDuration } from '../ops/duration.js';
 import { formatMs, safe, utcMinute } from './ops-format.js';
 import { plural } from '../util/plural.js';
 
-const BARS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
+export const BARS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
 export const FAILED_MARK = '✗';
 export const NO_VALUE_MARK = '·';
 

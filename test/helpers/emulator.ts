@@ -41,6 +41,8 @@ export interface TestEmulator {
     outbox(since?: number): Promise<OutboxMessage[]>;
     clearOutbox(): Promise<void>;
     simulation(body?: { failure_rate?: number; seed?: string | number }): Promise<{ seed: string; failure_rate: number; last_minute: number }>;
+    /** `POST /_emulator/history`: `days` of history for every monitor, outages placed (unix seconds, tests in (start, end] fail). */
+    history(body: { days: number; outages?: { monitor: string; start: number; end: number }[] }): Promise<{ days: number; from: number; retention_seconds: number }>;
   };
 }
 
@@ -155,6 +157,7 @@ export async function startTestEmulator(
         await call('DELETE', 'outbox');
       },
       simulation: (body) => (body === undefined ? call('GET', 'simulation') : call('POST', 'simulation', body)),
+      history: (body) => call('POST', 'history', body),
     },
   };
 }

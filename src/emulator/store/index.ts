@@ -216,6 +216,11 @@ export class EmulatorStore {
     return sim.setSimulation(this.st, body);
   }
 
+  /** `POST /_emulator/history`: `days` of history for every monitor, with outages placed (simulation.ts `seedHistory`). */
+  seedHistory(body: unknown): sim.HistoryView {
+    return sim.seedHistory(this.st, body);
+  }
+
   setOutage(monitorId: string, seconds: number): { monitor: string; until: number } {
     return sim.setOutage(this.st, monitorId, seconds);
   }

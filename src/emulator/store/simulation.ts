@@ -8,13 +8,14 @@
  * whether the clock was advanced in one step or sixty. Pauses and outages are applied at the time
  * of the request that makes them, after every earlier minute has been checked.
  */
-import { MAX_OUTBOX, checkAlert, pruneEvents, timeoutMinutes, type AlertEvent, type OutboxMessage } from '../alerting.js';
+import { MAX_OUTBOX, checkAlert, newAlertState, pruneEvents, timeoutMinutes, type AlertEvent, type OutboxMessage } from '../alerting.js';
 import { badRequest } from '../errors.js';
 import { monitorKind } from '../monitor-types.js';
 import {
-  RETENTION_SECONDS,
   SuccessTracker,
   asSeenAt,
+  newSchedule,
+  retentionOf,
   failureTexts,
   pruneSchedule,
   slotsIn,
@@ -41,9 +42,10 @@ export function sync(st: StoreState): void {
     return;
   }
   let from = st.lastMinute + 60;
-  if (target - from > RETENTION_SECONDS) {
-    // A jump past the retention window: only its last week is simulated.
-    from = target - RETENTION_SECONDS;
+  const retention = retentionOf(st.sim);
+  if (target - from > retention) {
+    // A jump past the retention window: only its last week (or the seeded history) is simulated.
+    from = target - retention;
     st.trackers.clear();
   }
   let produced = false;
@@ -63,7 +65,7 @@ function dropExpiredPauses(st: StoreState): void {
 }
 
 function prune(st: StoreState, now: number): void {
-  const from = now - RETENTION_SECONDS;
+  const from = now - retentionOf(st.sim);
   let drop = 0;
   while (drop < st.outbox.length && (st.outbox[drop] as OutboxMessage).time < from) drop++;
   drop = Math.max(drop, st.outbox.length - MAX_OUTBOX);
@@ -171,7 +173,7 @@ export function simChanged(st: StoreState, id: string, m: MonitorRec): void {
 export function results(st: StoreState, id: string, m: MonitorRec, begin: number, end: number): { sim: SimMonitor; results: TestResult[] } {
   const now = st.nowSec();
   const sim = simOf(id, m);
-  const from = Math.max(begin, now - RETENTION_SECONDS);
+  const from = Math.max(begin, now - retentionOf(st.sim));
   const to = Math.min(end, now);
   const list = to < from ? [] : slotsIn(m.segments, from - 1, to).map((slot) => asSeenAt(sim, testResult(st.sim, sim, slot), now));
   return { sim, results: list };
@@ -192,7 +194,7 @@ export function simulationView(st: StoreState): SimulationView {
     seed: st.sim.seed,
     failure_rate: st.sim.failureRate,
     last_minute: st.lastMinute,
-    retention_seconds: RETENTION_SECONDS,
+    retention_seconds: retentionOf(st.sim),
   };
 }
 
@@ -218,7 +220,7 @@ export function setSimulation(st: StoreState, body: unknown): SimulationView {
   }
   sync(st);
   // Trackers hold a reference to the configuration; a new object drops them all.
-  st.sim = { seed: seed ?? st.sim.seed, failureRate: rate ?? st.sim.failureRate };
+  st.sim = { ...st.sim, seed: seed ?? st.sim.seed, failureRate: rate ?? st.sim.failureRate };
   st.trackers.clear();
   st.changed();
   return simulationView(st);
@@ -279,4 +281,73 @@ export function clearOutbox(st: StoreState): number {
   st.outbox = [];
   st.changed();
   return n;
+}
+
+/** The longest history `POST /_emulator/history` seeds (days): a year and a bit, for yearly reports. */
+export const MAX_HISTORY_DAYS = 400;
+
+export interface HistoryView {
+  days: number;
+  from: number;
+  retention_seconds: number;
+  monitors: number;
+  outages: number;
+}
+
+/**
+ * Gives the account `days` of history, as if every monitor (and its alerts) had been created
+ * `days` ago with its current settings: the retention grows to cover it, each monitor's schedule
+ * restarts at that time (one segment with its current timer: earlier timer changes are forgotten),
+ * the given outages are added (tests starting in (start, end] fail), and every alert is checked
+ * again minute by minute from then on, so alert events, the outbox and Status/Filter counts follow
+ * the seeded results. Results stay a pure function of the simulation's seed: nothing per test is
+ * stored, so a month of 1,000 monitors costs no memory.
+ */
+export function seedHistory(st: StoreState, body: unknown): HistoryView {
+  if (!isObject(body)) throw badRequest('history: body must be a JSON object {days, outages?}');
+  const extra = Object.keys(body).filter((k) => k !== 'days' && k !== 'outages');
+  if (extra.length) throw badRequest(`history: unknown key ${extra.join(', ')} (allowed: days, outages)`);
+  const days = body.days;
+  if (typeof days !== 'number' || !Number.isSafeInteger(days) || days < 1 || days > MAX_HISTORY_DAYS) {
+    throw badRequest(`history: days must be a whole number from 1 to ${MAX_HISTORY_DAYS}, got ${show(days)}`);
+  }
+  const rawOutages = body.outages ?? [];
+  if (!Array.isArray(rawOutages)) throw badRequest(`history: outages must be an array of {monitor, start, end}, got ${show(rawOutages)}`);
+  sync(st);
+  const now = st.nowSec();
+  const from = now - days * 86_400;
+  const outages = rawOutages.map((o, i) => {
+    if (!isObject(o)) throw badRequest(`history: outages[${i}] must be an object {monitor, start, end}`);
+    const { monitor, start, end } = o;
+    if (typeof monitor !== 'string' || !st.monitors.has(monitor)) throw badRequest(`history: outages[${i}].monitor ${show(monitor)} is not a monitor id`);
+    if (typeof start !== 'number' || typeof end !== 'number' || !Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start) {
+      throw badRequest(`history: outages[${i}] needs start and end in unix seconds, start before end, got ${show(start)}, ${show(end)}`);
+    }
+    return { monitor, start, until: end };
+  });
+  const retention = Math.max(retentionOf(st.sim), days * 86_400);
+  st.sim = { ...st.sim, retentionSeconds: retention };
+  for (const [id, m] of st.monitors) {
+    m.created = Math.min(m.created, from);
+    const last = m.segments[m.segments.length - 1];
+    m.segments.splice(0, m.segments.length, ...newSchedule(m.created, last ? last.timer : 5));
+    simChanged(st, id, m);
+  }
+  for (const o of outages) {
+    const m = st.monitorRec(o.monitor);
+    m.outages.push({ start: o.start, until: o.until });
+    m.outages.sort((a, b) => a.start - b.start);
+    simChanged(st, o.monitor, m);
+  }
+  // Every alert starts over at the new beginning; the minute checks then replay the history.
+  for (const [id, a] of st.alerts) {
+    const m = st.monitors.get(asString(a.monitor));
+    st.alertStates.set(id, newAlertState(m ? m.created : from));
+  }
+  st.outbox = [];
+  st.trackers.clear();
+  st.lastMinute = Math.floor(from / 60) * 60;
+  sync(st);
+  st.changed();
+  return { days, from, retention_seconds: retention, monitors: st.monitors.size, outages: outages.length };
 }

@@ -36,7 +36,12 @@ export function snapshot(st: StoreState): Snapshot {
     pauses,
     alert_active: [...st.activeMonitors],
     data: [...st.data].map(([monitor, d]) => ({ monitor, items: d.items, analysis: d.analysis })),
-    simulation: { seed: st.sim.seed, failure_rate: st.sim.failureRate, last_minute: st.lastMinute },
+    simulation: {
+      seed: st.sim.seed,
+      failure_rate: st.sim.failureRate,
+      last_minute: st.lastMinute,
+      ...(st.sim.retentionSeconds === undefined ? {} : { retention_seconds: st.sim.retentionSeconds }),
+    },
     monitor_sim: [...st.monitors].map(([monitor, m]) => ({
       monitor,
       created: m.created,
@@ -58,7 +63,9 @@ export function load(st: StoreState, snap: unknown): void {
   const sim = s.simulation;
   restartSimulation(
     st,
-    sim ? { seed: sim.seed, failureRate: sim.failure_rate } : { ...st.defaultSim },
+    sim
+      ? { seed: sim.seed, failureRate: sim.failure_rate, ...(sim.retention_seconds === undefined ? {} : { retentionSeconds: sim.retention_seconds }) }
+      : { ...st.defaultSim },
     sim ? sim.last_minute : st.currentMinute(),
   );
   for (const d of s.destinations) st.destinations.set(idOf(d.id) as string, d);
@@ -142,7 +149,7 @@ const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFin
 function checkSimulationParts(v: JsonObject): void {
   const sim = v.simulation;
   if (sim !== undefined) {
-    if (!isObject(sim) || typeof sim.seed !== 'string' || !isNum(sim.failure_rate) || sim.failure_rate < 0 || sim.failure_rate > 1 || !isNum(sim.last_minute)) {
+    if (!isObject(sim) || typeof sim.seed !== 'string' || !isNum(sim.failure_rate) || sim.failure_rate < 0 || sim.failure_rate > 1 || !isNum(sim.last_minute) || (sim.retention_seconds !== undefined && !isNum(sim.retention_seconds))) {
       throw new Error('simulation must be {seed, failure_rate (0..1), last_minute}');
     }
   }

@@ -4,7 +4,7 @@
  * alerts are paused.
  */
 import { displayType } from '../monitor-types.js';
-import { RETENTION_SECONDS, renderTestData, type TestResult } from '../simulation.js';
+import { renderTestData, retentionOf, type TestResult } from '../simulation.js';
 import { zonedIso } from '../time.js';
 import type { JsonObject } from '../validate.js';
 import { monitorPaused, pausedUntil } from './pauses.js';
@@ -52,7 +52,7 @@ export function filterStatus(st: StoreState, q: FilterQuery): JsonObject[] {
   sync(st);
   const nowMs = st.clock.nowMs();
   const now = Math.floor(nowMs / 1000);
-  const from = now - Math.min(q.t, RETENTION_SECONDS);
+  const from = now - Math.min(q.t, retentionOf(st.sim));
   const out: JsonObject[] = [];
   for (const [id, m] of st.monitors) {
     const label = labelOf(m);

@@ -128,7 +128,7 @@ export interface Snapshot {
   pauses: { id: string; until_ms: number }[];
   alert_active: string[];
   data: { monitor: string; items: DataItemIn[]; analysis: Hop[][] }[];
-  simulation?: { seed: string; failure_rate: number; last_minute: number };
+  simulation?: { seed: string; failure_rate: number; last_minute: number; retention_seconds?: number };
   monitor_sim?: { monitor: string; created: number; segments: Segment[]; outages: Outage[]; round_trip?: RoundTripFault }[];
   alert_sim?: ({ alert: string } & AlertState)[];
   outbox?: OutboxMessage[];

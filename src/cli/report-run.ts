@@ -1,0 +1,108 @@
+/**
+ * `monsync report`: parse the options (every usage error before a request), read the report
+ * (ops/report.ts), render it in the format asked for, and write it to stdout or `--out`. Progress
+ * goes to stderr, and only when stderr is a terminal: a CI log gets the one line that says where
+ * the report went.
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { connect, type ConnectionOptions } from '../api/connect.js';
+import { buildReport, resolvePeriod, type Report, type ReportProgress } from '../ops/report.js';
+import { renderReportCsv } from '../render/report-csv.js';
+import { renderReportHtml } from '../render/report-html.js';
+import { renderReportJson } from '../render/report-json.js';
+import { renderReportMarkdown } from '../render/report-markdown.js';
+import { renderReportText } from '../render/report-text.js';
+import { UsageError, UserError } from '../util/errors.js';
+import type { CommandIo } from './output.js';
+
+export interface ReportOptions extends ConnectionOptions {
+  since?: string;
+  month?: string;
+  until?: string;
+  monitor?: string[];
+  group?: string[];
+  format: string;
+  out?: string;
+  outages?: boolean;
+  parallelism: string;
+}
+
+const FORMATS = ['text', 'markdown', 'csv', 'json', 'html'] as const;
+type Format = (typeof FORMATS)[number];
+
+function render(r: Report, format: Format, opts: { color: boolean; outages: boolean }): string {
+  switch (format) {
+    case 'text':
+      return renderReportText(r, opts);
+    case 'markdown':
+      return renderReportMarkdown(r, opts);
+    case 'csv':
+      return renderReportCsv(r, opts);
+    case 'json':
+      return renderReportJson(r);
+    case 'html':
+      return renderReportHtml(r, opts);
+  }
+}
+
+function progressPrinter(io: CommandIo): ((p: ReportProgress) => void) | undefined {
+  // errColor is true only when stderr is a terminal that takes colour; a log file gets no ticker.
+  if (!io.errColor) return undefined;
+  let last = 0;
+  return (p) => {
+    if (p.kind === 'start') io.err(`Reading ${p.monitors} monitors…`);
+    else if (p.kind === 'monitor') {
+      const t = io.now();
+      if (p.done === p.total || t - last >= 200) {
+        last = t;
+        io.err(`\r\x1b[2KReading raw data: ${p.done} of ${p.total} monitors`);
+      }
+    } else io.err('\r\x1b[2KReading alert counts…');
+  };
+}
+
+export async function runReport(opts: ReportOptions, io: CommandIo): Promise<number> {
+  const format = opts.format as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
+  const parallelism = Number(opts.parallelism);
+  if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 64) {
+    throw new UsageError(`--parallelism must be a whole number from 1 to 64, got "${opts.parallelism}"`);
+  }
+  if (opts.out !== undefined && opts.out.trim() === '') throw new UsageError('--out needs a file name');
+  const asked = { ...(opts.since !== undefined && { since: opts.since }), ...(opts.month !== undefined && { month: opts.month }), ...(opts.until !== undefined && { until: opts.until }) };
+  // Checked on the local clock before any request; resolved again on the service's once it answered.
+  resolvePeriod(asked, Math.floor(io.now() / 1000));
+  const period = (now: number) => resolvePeriod(asked, now);
+  const api = connect(opts, io.env, { concurrency: parallelism });
+  const onProgress = progressPrinter(io);
+  let report: Report;
+  try {
+    report = await buildReport(api, {
+      period,
+      ...(opts.monitor && { monitors: opts.monitor }),
+      ...(opts.group && { groups: opts.group }),
+      concurrency: parallelism,
+      now: () => Math.floor((io.now() + (api.serviceClockOffsetMs?.() ?? 0)) / 1000),
+      ...(onProgress && { onProgress }),
+    });
+  } finally {
+    if (onProgress) io.err('\r\x1b[2K');
+    await api.close();
+  }
+  const toFile = opts.out !== undefined && opts.out !== '-';
+  const text = render(report, format, { color: !toFile && io.color, outages: opts.outages === true });
+  if (!toFile) {
+    io.out(text);
+    return 0;
+  }
+  const path = resolve(io.cwd, opts.out as string);
+  try {
+    await writeFile(path, text);
+  } catch (err) {
+    throw new UserError(`--out: cannot write ${opts.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const a = report.account.figures;
+  io.err(`Wrote ${opts.out} (${format}, ${report.monitors.length} monitors, availability ${a.availability === null ? '—' : `${a.availability.toFixed(3)}%`}).\n`);
+  return 0;
+}
