@@ -4,6 +4,7 @@
  * can tell what the user wrote from what the API assumes.
  */
 import type { DesiredAlert, DesiredGroup, DesiredState, StatePositions, ValueRef } from '../model/desired.js';
+import { buildMaintenance } from './maintenance.js';
 import { valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup } from './resolve.js';
 
 export function buildState(r: Resolved): DesiredState {
@@ -24,6 +25,7 @@ export function buildState(r: Resolved): DesiredState {
     groups,
     files: r.files.map((f) => f.locator.file),
   };
+  if (r.maintenance.length > 0) state.maintenance = r.maintenance.map(buildMaintenance);
   Object.defineProperty(state, 'positions', { value: positionsOf(r, groups), enumerable: false });
   return state;
 }

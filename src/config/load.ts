@@ -13,6 +13,7 @@ import { scanJson } from './json.js';
 import type { RawFile } from './raw.js';
 import { isJsonFile, readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
+import { checkMaintenance } from './maintenance.js';
 import { checkSemantics } from './semantic.js';
 
 export interface LoadOptions {
@@ -26,6 +27,8 @@ export interface LoadOptions {
    * CONTRIBUTING, "Config loader"). For debugging the fast path, and for tests comparing the two.
    */
   fullPath?: boolean;
+  /** From when overlapping maintenance windows are looked for (milliseconds); default Date.now(). */
+  now?: number;
 }
 
 /** The variable that forces the full path (read from process.env, not from LoadOptions.env). */
@@ -141,7 +144,7 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   }
 
   const { resolved, diagnostics: mergeProblems } = resolve(valid);
-  diagnostics.push(...mergeProblems, ...checkSemantics(resolved));
+  diagnostics.push(...mergeProblems, ...checkSemantics(resolved), ...checkMaintenance(resolved, opts.now ?? Date.now()));
 
   // A bad default is found once per item it applies to; the user needs to hear it once.
   const unique = [...new Map(diagnostics.map((d) => [`${d.file}:${d.line}:${d.column}:${d.message}`, d])).values()];

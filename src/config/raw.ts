@@ -55,6 +55,18 @@ export interface RawGroup {
   disable_checks?: string[];
 }
 
+export interface RawMaintenance {
+  name: string;
+  monitors?: string[];
+  groups?: string[];
+  cron?: string;
+  weekly?: { days: string[]; at: string };
+  duration?: string;
+  start?: string;
+  end?: string;
+  time_zone: string;
+}
+
 export interface RawSettings {
   owner?: string;
   ignore?: string[];
@@ -75,6 +87,7 @@ export interface RawFile {
   monitors?: RawMonitor[];
   alerts?: RawAlert[];
   groups?: RawGroup[];
+  maintenance?: RawMaintenance[];
 }
 
 /** Monitor fields copied into MonitorSpec (`type` is always smtp and is not part of the spec). */
