@@ -1,0 +1,207 @@
+/**
+ * Maintenance windows on the account (`monsync maintain`): which windows are open at the service's
+ * now, which alerts they cover, and which of those need a pause until the window's end.
+ *
+ * The contract:
+ * - a covered alert is paused for exactly the seconds left in the window (the API pauses for N
+ *   seconds from now), so nothing needs resuming when the window ends;
+ * - an alert already paused until the window's end (within PAUSE_TOLERANCE_SECONDS) is done: a
+ *   second run sends nothing;
+ * - an alert paused until later than that (an operator's `monsync pause`) is left alone; one paused
+ *   until earlier is paused until the window's end (lengthened, never shortened); nothing is resumed;
+ * - a monitor is paused with one call when all its alerts need it, else alert by alert: the monitor
+ *   call would cut an operator's longer pause of one of its alerts short.
+ * `decideMaintenance` is pure; `applyMaintenance` makes the calls.
+ */
+import type { MonitoringApi, PausedAlert } from '../api/types.js';
+import { openAt, occurrences, type Occurrence } from '../config/maintenance-time.js';
+import { stateTiming } from '../config/maintenance.js';
+import type { DesiredMaintenance } from '../model/desired.js';
+import type { Alert, LiveState, Monitor } from '../model/live.js';
+import { globMatch } from '../util/glob.js';
+
+/**
+ * A pause ending this close to a window's end is the window's: the service's clock is read from
+ * its `Date` header (whole seconds) and the pause list gives whole seconds left, so a pause made
+ * by an earlier run reads a second or two off.
+ */
+export const PAUSE_TOLERANCE_SECONDS = 10;
+
+export type AlertStep =
+  | { alert: Alert; action: 'pause'; /** End of the shorter pause lengthened, or null when it was not paused. */ paused_until_ms: number | null }
+  | { alert: Alert; action: 'done' }
+  | { alert: Alert; action: 'longer'; paused_until_ms: number };
+
+export interface MonitorStep {
+  monitor: Monitor;
+  alerts: AlertStep[];
+  /** `monitor`: one call for all its alerts; `alerts`: one per alert to pause; `none`: nothing to send. */
+  call: 'monitor' | 'alerts' | 'none';
+}
+
+export interface OpenWindow {
+  window: DesiredMaintenance;
+  occurrence: Occurrence;
+  monitors: MonitorStep[];
+  /** Monitor patterns and group names of the window that match nothing in the account. */
+  unmatched: string[];
+}
+
+export interface MaintenanceDecision {
+  now_ms: number;
+  open: OpenWindow[];
+}
+
+/** The windows' occurrences open at `nowMs`. */
+export function openWindows(windows: readonly DesiredMaintenance[], nowMs: number): { window: DesiredMaintenance; occurrence: Occurrence }[] {
+  const out: { window: DesiredMaintenance; occurrence: Occurrence }[] = [];
+  for (const window of windows) {
+    const occurrence = openAt(stateTiming(window), nowMs);
+    if (occurrence) out.push({ window, occurrence });
+  }
+  return out;
+}
+
+export interface Upcoming {
+  window: DesiredMaintenance;
+  occurrence: Occurrence;
+}
+
+/** Occurrences open at some time in [fromMs, toMs), in start order; at most `perWindow` of each window. */
+export function upcomingWindows(windows: readonly DesiredMaintenance[], fromMs: number, toMs: number, perWindow = 50): Upcoming[] {
+  return windows
+    .flatMap((window) => occurrences(stateTiming(window), fromMs, toMs, perWindow).map((occurrence) => ({ window, occurrence })))
+    .sort((a, b) => a.occurrence.startMs - b.occurrence.startMs || a.window.name.localeCompare(b.window.name));
+}
+
+/** The account's monitors a window covers, and its patterns and groups that match none. */
+export function coveredMonitors(window: DesiredMaintenance, live: Pick<LiveState, 'monitors' | 'groups'>): { monitors: Monitor[]; unmatched: string[] } {
+  const picked = new Map<string, Monitor>();
+  const unmatched: string[] = [];
+  for (const pattern of window.monitors) {
+    const hits = live.monitors.filter((m) => globMatch(pattern, m.label));
+    if (hits.length === 0) unmatched.push(pattern);
+    for (const m of hits) picked.set(m.id, m);
+  }
+  const byId = new Map(live.monitors.map((m) => [m.id, m]));
+  for (const name of window.groups) {
+    const groups = live.groups.filter((g) => g.name === name);
+    if (groups.length === 0) unmatched.push(`group ${name}`);
+    for (const g of groups) {
+      for (const member of g.members) {
+        const m = byId.get(member.id);
+        if (m) picked.set(m.id, m);
+      }
+    }
+  }
+  return { monitors: [...picked.values()].sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id)), unmatched };
+}
+
+/** What to do now, from the account, its pauses and the service's now. Pure. */
+export function decideMaintenance(
+  windows: readonly DesiredMaintenance[],
+  live: Pick<LiveState, 'monitors' | 'alerts' | 'groups'>,
+  pauses: readonly PausedAlert[],
+  nowMs: number,
+): MaintenanceDecision {
+  const pausedUntil = new Map(pauses.filter((p) => p.seconds > 0).map((p) => [p.id, nowMs + p.seconds * 1000]));
+  const alertsOf = new Map<string, Alert[]>();
+  for (const a of live.alerts) {
+    const list = alertsOf.get(a.monitor);
+    if (list) list.push(a);
+    else alertsOf.set(a.monitor, [a]);
+  }
+  const open = openWindows(windows, nowMs).map(({ window, occurrence }) => ({ window, occurrence, ...coveredMonitors(window, live) }));
+  // A monitor two open windows cover (their coverage differs in the account from what validate
+  // saw) is the concern of the one ending last.
+  const owner = new Map<string, number>();
+  open.forEach((w, i) => {
+    for (const m of w.monitors) {
+      const prev = owner.get(m.id);
+      if (prev === undefined || open[prev]!.occurrence.endMs < w.occurrence.endMs) owner.set(m.id, i);
+    }
+  });
+  const tolerance = PAUSE_TOLERANCE_SECONDS * 1000;
+  return {
+    now_ms: nowMs,
+    open: open.map((w, i) => ({
+      window: w.window,
+      occurrence: w.occurrence,
+      unmatched: w.unmatched,
+      monitors: w.monitors
+        .filter((m) => owner.get(m.id) === i)
+        .map((monitor): MonitorStep => {
+          const alerts = (alertsOf.get(monitor.id) ?? []).map((alert): AlertStep => {
+            const until = pausedUntil.get(alert.id);
+            if (until === undefined) return { alert, action: 'pause', paused_until_ms: null };
+            if (until > w.occurrence.endMs + tolerance) return { alert, action: 'longer', paused_until_ms: until };
+            if (until >= w.occurrence.endMs - tolerance) return { alert, action: 'done' };
+            return { alert, action: 'pause', paused_until_ms: until };
+          });
+          const toPause = alerts.filter((a) => a.action === 'pause').length;
+          const call = toPause === 0 ? 'none' : toPause === alerts.length ? 'monitor' : 'alerts';
+          return { monitor, alerts, call };
+        }),
+    })),
+  };
+}
+
+export interface PauseSent {
+  window: string;
+  monitor: Monitor;
+  /** The alert paused alone, or undefined when the monitor call paused all its alerts. */
+  alert?: Alert;
+  alertIds: string[];
+  seconds: number;
+}
+
+/** Seconds from `nowMs` to the end (rounded: the service's clock is read to the second). */
+export function secondsLeft(endMs: number, nowMs: number): number {
+  return Math.round((endMs - nowMs) / 1000);
+}
+
+/**
+ * Sends the pauses the decision asks for, each for the seconds left at the moment it is sent (on
+ * the service's clock, `now`), and reports each as it lands. A window that has ended meanwhile
+ * sends nothing more.
+ */
+export async function applyMaintenance(api: MonitoringApi, decision: MaintenanceDecision, now: () => number, onSent: (p: PauseSent) => void): Promise<PauseSent[]> {
+  const sent: PauseSent[] = [];
+  const record = (p: PauseSent): void => {
+    sent.push(p);
+    onSent(p);
+  };
+  for (const w of decision.open) {
+    for (const step of w.monitors) {
+      if (step.call === 'none') continue;
+      const seconds = secondsLeft(w.occurrence.endMs, now());
+      if (seconds < 1) return sent;
+      if (step.call === 'monitor') {
+        const r = await api.pauseMonitor(step.monitor.id, seconds);
+        record({ window: w.window.name, monitor: step.monitor, alertIds: r.alert_list, seconds });
+        continue;
+      }
+      for (const a of step.alerts) {
+        if (a.action !== 'pause') continue;
+        const s = secondsLeft(w.occurrence.endMs, now());
+        if (s < 1) return sent;
+        const r = await api.pauseAlert(a.alert.id, s);
+        record({ window: w.window.name, monitor: step.monitor, alert: a.alert, alertIds: [r.alert], seconds: s });
+      }
+    }
+  }
+  return sent;
+}
+
+/**
+ * The window a pause comes from: one open at `nowMs` whose occurrence ends when the pause does
+ * (within the tolerance), or undefined (an operator's pause, or a window no longer declared).
+ */
+export function windowOfPause(windows: readonly DesiredMaintenance[], pauseEndMs: number, nowMs: number): string | undefined {
+  const tolerance = PAUSE_TOLERANCE_SECONDS * 1000;
+  for (const window of windows) {
+    const o = openAt(stateTiming(window), nowMs);
+    if (o && Math.abs(o.endMs - pauseEndMs) <= tolerance) return window.name;
+  }
+  return undefined;
+}
