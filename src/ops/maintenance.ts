@@ -193,6 +193,34 @@ export async function applyMaintenance(api: MonitoringApi, decision: Maintenance
   return sent;
 }
 
+/** How far ahead `plan` shows maintenance windows, and how many occurrences of one window at most. */
+export const PLAN_HORIZON_DAYS = 7;
+export const PLAN_OCCURRENCES_PER_WINDOW = 20;
+
+/** An occurrence as the plan shows it: times ISO 8601 UTC, the account's monitors it covers by label. */
+export interface PlannedWindow {
+  window: string;
+  start: string;
+  end: string;
+  monitors: string[];
+  /** Monitor patterns and `group NAME`s of the window that match nothing in the account. */
+  unmatched: string[];
+}
+
+const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The occurrences open at some time in the PLAN_HORIZON_DAYS from `nowMs` (the service's now), in start order. */
+export function plannedWindows(windows: readonly DesiredMaintenance[], live: Pick<LiveState, 'monitors' | 'groups'>, nowMs: number): PlannedWindow[] {
+  const covered = new Map(windows.map((w) => [w, coveredMonitors(w, live)]));
+  return upcomingWindows(windows, nowMs, nowMs + PLAN_HORIZON_DAYS * 86_400_000, PLAN_OCCURRENCES_PER_WINDOW).map(({ window, occurrence }) => ({
+    window: window.name,
+    start: isoSeconds(occurrence.startMs),
+    end: isoSeconds(occurrence.endMs),
+    monitors: covered.get(window)!.monitors.map((m) => m.label),
+    unmatched: covered.get(window)!.unmatched,
+  }));
+}
+
 /**
  * The window a pause comes from: one open at `nowMs` whose occurrence ends when the pause does
  * (within the tolerance), or undefined (an operator's pause, or a window no longer declared).

@@ -18,8 +18,8 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 function when(w: MaintenanceDecision['open'][number]): string {
   const d = w.window;
-  const rule = d.cron !== undefined ? `cron "${d.cron}", ${formatDuration(d.duration_seconds ?? 0, 4)}` : `${d.start} to ${d.end}`;
-  return `${rule} ${d.time_zone}`;
+  const rule = d.cron !== undefined ? `cron "${d.cron}" for ${formatDuration(d.duration_seconds ?? 0, 4)}` : `${d.start} to ${d.end}`;
+  return `${rule}, ${d.time_zone}`;
 }
 
 export function renderMaintainText(decision: MaintenanceDecision, sent: readonly PauseSent[], options: MaintainRenderOptions): string {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runMaintain } from '../../src/cli/maintain-run.js';
 import { runPause } from '../../src/cli/pause-run.js';
+import { runPlan } from '../../src/cli/plan-run.js';
 import { writeTree } from '../config/helpers.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';
@@ -168,5 +169,18 @@ describe('monsync maintain', () => {
     await at('2026-10-25T02:30:03Z');
     expect(await pausedSeconds()).toEqual({});
     expect((await emu.control.outbox(unix('2026-10-25T00:30:00Z'))).filter((m) => m.monitor === acct.monitors.eu && m.time < unix('2026-10-25T02:30:00Z'))).toEqual([]);
+  });
+
+  it('plan shows the windows of the next 7 days on the service\'s clock, with the monitors of the account they cover', async () => {
+    await at('2026-11-30T12:00:00Z');
+    const io = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dir });
+    expect(await runPlan([`${dir}/monsync.yaml`], { json: true }, io)).toBe(0);
+    const plan = JSON.parse(io.stdout);
+    expect(plan.maintenance.slice(0, 3)).toEqual([
+      { window: 'eu-nightly', start: '2026-12-01T01:30:00Z', end: '2026-12-01T03:30:00Z', monitors: ['mx-eu-1'], unmatched: [] },
+      { window: 'eu-nightly', start: '2026-12-02T01:30:00Z', end: '2026-12-02T03:30:00Z', monitors: ['mx-eu-1'], unmatched: [] },
+      { window: 'us-migration', start: '2026-12-02T04:00:00Z', end: '2026-12-02T08:00:00Z', monitors: ['mx-us-1'], unmatched: [] },
+    ]);
+    expect(plan.maintenance.filter((w: any) => w.window === 'eu-nightly')).toHaveLength(7);
   });
 });
