@@ -1,6 +1,8 @@
 import type { ConnectionOptions } from '../api/connect.js';
 import pc from 'picocolors';
 import { connectForStatus } from '../ops/connect.js';
+import type { WindowPauses } from '../ops/maintenance.js';
+import { maintenanceWindows } from './pause-run.js';
 import type { CommandIo } from './output.js';
 import { buildStatusReport, statusExitCode, V2_STATUS_QUERY } from '../ops/status.js';
 import { renderStatusJson, renderStatusText } from '../render/ops-status.js';
@@ -10,14 +12,29 @@ export interface StatusOptions extends ConnectionOptions {
   json?: boolean;
 }
 
-export async function runStatus(opts: StatusOptions, io: CommandIo): Promise<number> {
+export async function runStatus(opts: StatusOptions, io: CommandIo, paths: string[] = []): Promise<number> {
+  // Given the configuration (PATH...), the pauses its maintenance windows made are shown too.
+  const windows = await maintenanceWindows(paths, io);
   const { client, api, reason } = connectForStatus(opts, io.env);
   try {
     io.err(`${pc.createColors(io.errColor).dim(reason)}\n`);
     const all = opts.all === true;
     const summary = api === 'v2' ? await client.getV2Status(V2_STATUS_QUERY) : await client.getStatus();
     const report = buildStatusReport(summary, api, all, true);
-    io.out(opts.json ? renderStatusJson(report) : renderStatusText(report, { color: io.color }));
+    let maintenance: WindowPauses[] | undefined;
+    if (windows !== undefined) {
+      const [{ listPaused }, { pausesByWindow, windowOfPause }] = await Promise.all([import('../ops/pause.js'), import('../ops/maintenance.js')]);
+      // The service's now on the transport's clock (Date.now), against which its offset is measured.
+      const now = () => Date.now() + (client.serviceClockOffsetMs?.() ?? 0);
+      const rows = await listPaused(client, now);
+      const at = now();
+      maintenance = pausesByWindow(rows.map((r) => ({ ...r, window: windowOfPause(windows, at + r.seconds * 1000, at) })));
+    }
+    io.out(
+      opts.json
+        ? renderStatusJson(report, maintenance)
+        : renderStatusText(report, { color: io.color, ...(maintenance !== undefined ? { maintenance, nowMs: Date.now() + (client.serviceClockOffsetMs?.() ?? 0) } : {}) }),
+    );
     return statusExitCode(report);
   } finally {
     await client.close();

@@ -225,11 +225,36 @@ export function plannedWindows(windows: readonly DesiredMaintenance[], live: Pic
  * The window a pause comes from: one open at `nowMs` whose occurrence ends when the pause does
  * (within the tolerance), or undefined (an operator's pause, or a window no longer declared).
  */
-export function windowOfPause(windows: readonly DesiredMaintenance[], pauseEndMs: number, nowMs: number): string | undefined {
+export function windowOfPause(windows: readonly DesiredMaintenance[], pauseEndMs: number, nowMs: number): { name: string; endMs: number } | undefined {
   const tolerance = PAUSE_TOLERANCE_SECONDS * 1000;
   for (const window of windows) {
     const o = openAt(stateTiming(window), nowMs);
-    if (o && Math.abs(o.endMs - pauseEndMs) <= tolerance) return window.name;
+    if (o && Math.abs(o.endMs - pauseEndMs) <= tolerance) return { name: window.name, endMs: o.endMs };
   }
   return undefined;
+}
+
+/** A window's pauses as `status PATH...` shows them. */
+export interface WindowPauses {
+  window: string;
+  /** Milliseconds, on the service's clock. */
+  until_ms: number;
+  /** Labels (or ids, for monitors not in the list) of the monitors with alerts it paused. */
+  monitors: string[];
+  alerts: number;
+}
+
+/** Pauses grouped by the window they come from (`windowOfPause`); others left out. */
+export function pausesByWindow(rows: readonly { window?: { name: string; endMs: number } | undefined; monitor: string; monitor_label: string | null }[]): WindowPauses[] {
+  const by = new Map<string, WindowPauses>();
+  for (const r of rows) {
+    if (r.window === undefined) continue;
+    let w = by.get(r.window.name);
+    // The window's end, not the pause's as read (whole seconds through the Date header).
+    if (!w) by.set(r.window.name, (w = { window: r.window.name, until_ms: r.window.endMs, monitors: [], alerts: 0 }));
+    const label = r.monitor_label ?? r.monitor;
+    if (!w.monitors.includes(label)) w.monitors.push(label);
+    w.alerts++;
+  }
+  return [...by.values()].map((w) => ({ ...w, monitors: w.monitors.sort() })).sort((a, b) => a.window.localeCompare(b.window));
 }

@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runMaintain } from '../../src/cli/maintain-run.js';
-import { runPause } from '../../src/cli/pause-run.js';
+import { runPause, runPaused } from '../../src/cli/pause-run.js';
 import { runPlan } from '../../src/cli/plan-run.js';
+import { runStatus } from '../../src/cli/status-run.js';
 import { writeTree } from '../config/helpers.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';
@@ -138,6 +139,24 @@ describe('monsync maintain', () => {
     await emu.control.advance(45);
     expect((await maintain()).json.sent).toEqual([]);
     expect(await pauseWrites()).toEqual([]);
+
+    // paused, given the configuration, tells the window's pause from the operator's.
+    const listing = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dir });
+    expect(await runPaused({ json: true }, listing, ['monsync.yaml'])).toBe(0);
+    expect(JSON.parse(listing.stdout).paused.map((p: any) => [p.subject, p.window])).toEqual([
+      ['mx-eu-1 is DOWN', 'eu-nightly'],
+      ['mx-eu-1 is SLOW', null],
+    ]);
+    const text = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dir });
+    await runPaused({}, text, ['monsync.yaml']);
+    expect(text.stdout).toMatch(/^mx-eu-1 \/ "mx-eu-1 is DOWN" — resumes in .* — maintenance window "eu-nightly"\nmx-eu-1 \/ "mx-eu-1 is SLOW" — resumes in .* — not from a maintenance window\n/);
+    // status, given the configuration, names the window and what it paused (not the operator's pause).
+    const status = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dir });
+    await runStatus({ json: true }, status, ['monsync.yaml']);
+    expect(JSON.parse(status.stdout).maintenance).toEqual([{ window: 'eu-nightly', until: '2027-03-28T03:00:00Z', monitors: ['mx-eu-1'], alerts: 1 }]);
+    const statusText = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dir });
+    await runStatus({}, statusText, ['monsync.yaml']);
+    expect(statusText.stdout).toContain('In maintenance window "eu-nightly" until 03:00 UTC: mx-eu-1 (1 alert paused)\n');
 
     const seconds = await pausedSeconds();
     expect(seconds[acct.alerts.euDown]).toEqual(near(7125));
