@@ -36,7 +36,7 @@ function durationSeconds(text: string): number | undefined {
 
 /** The window's timing, when its fields make one (checkMaintenance says what is wrong otherwise). */
 export function timingOf(raw: ResolvedMaintenance['raw']): WindowTiming | undefined {
-  if (timeZoneProblem(raw.time_zone) !== undefined) return undefined;
+  if (raw.time_zone === undefined || timeZoneProblem(raw.time_zone) !== undefined) return undefined;
   const forms = [raw.cron !== undefined, raw.weekly !== undefined, raw.start !== undefined || raw.end !== undefined].filter(Boolean).length;
   if (forms !== 1) return undefined;
   if (raw.start !== undefined || raw.end !== undefined) {
@@ -57,7 +57,7 @@ export function buildMaintenance(w: ResolvedMaintenance): DesiredMaintenance {
     name: raw.name,
     monitors: [...(raw.monitors ?? [])],
     groups: [...(raw.groups ?? [])],
-    time_zone: raw.time_zone,
+    time_zone: raw.time_zone ?? '',
     source: valuePos(w.ref),
   };
   if (timing?.kind === 'once') {
@@ -80,8 +80,9 @@ function checkTiming(w: ResolvedMaintenance, out: Diagnostic[]): void {
   const { raw } = w;
   const error = (where: SourceRef, message: string) => out.push(diag(where.file, where, message));
   const name = JSON.stringify(raw.name);
-  const tzProblem = timeZoneProblem(raw.time_zone);
-  if (tzProblem) error(at(w, 'time_zone'), tzProblem);
+  const tzProblem = raw.time_zone === undefined ? 'no time_zone' : timeZoneProblem(raw.time_zone);
+  if (raw.time_zone === undefined) error(at(w), `maintenance window ${name} has no time_zone: say which zone its times are in (e.g. time_zone: Europe/London)`);
+  else if (tzProblem) error(at(w, 'time_zone'), tzProblem);
   const once = raw.start !== undefined || raw.end !== undefined;
   const given = [raw.cron !== undefined && 'cron', raw.weekly !== undefined && 'weekly', once && 'start/end'].filter(Boolean);
   if (given.length === 0) {
@@ -103,8 +104,8 @@ function checkTiming(w: ResolvedMaintenance, out: Diagnostic[]): void {
     if (start === undefined) error(at(w, 'start'), `start ${JSON.stringify(raw.start)} is not a date and time`);
     if (end === undefined) error(at(w, 'end'), `end ${JSON.stringify(raw.end)} is not a date and time`);
     if (start === undefined || end === undefined || tzProblem) return;
-    if (localToInstant(end, raw.time_zone) <= localToInstant(start, raw.time_zone)) {
-      error(at(w, 'end'), `maintenance window ${name} ends (${raw.end}) before it starts (${raw.start}) in ${raw.time_zone}: end must be after start`);
+    if (localToInstant(end, raw.time_zone!) <= localToInstant(start, raw.time_zone!)) {
+      error(at(w, 'end'), `maintenance window ${name} ends (${raw.end}) before it starts (${raw.start}) in ${raw.time_zone!}: end must be after start`);
     }
     return;
   }

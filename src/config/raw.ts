@@ -64,7 +64,8 @@ export interface RawMaintenance {
   duration?: string;
   start?: string;
   end?: string;
-  time_zone: string;
+  /** Required: checkMaintenance reports a window without one (the schema leaves it to fmt's order). */
+  time_zone?: string;
 }
 
 export interface RawSettings {
