@@ -13,7 +13,7 @@ import { renderMaintainJson, renderMaintainText } from '../../src/render/maintai
 import { renderPlanJson } from '../../src/render/plan-json.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
-import { liveMonitor, liveState } from '../plan/helpers.js';
+import { liveAlert, liveMonitor, liveState } from '../plan/helpers.js';
 import { emptyPlan } from './fixtures.js';
 
 function withWindows(plan: Plan): Plan {
@@ -63,7 +63,7 @@ describe('monsync maintain prints', () => {
     source: { file: 'm.yaml', line: 3, column: 5 },
   };
   const live = liveState({ monitors: [liveMonitor({ id: '1', label: 'mx-eu-1' }), liveMonitor({ id: '2', label: 'mx-eu-2' }), liveMonitor({ id: '3', label: 'mx-eu-3' })] });
-  const alert = (id: string, monitor: string, subject: string) => ({ ...live.alerts[0]!, id, monitor, subject_init: subject, subject_term: `${subject} up` });
+  const alert = (id: string, monitor: string, subject: string) => liveAlert({ id, monitor, subject_init: subject });
   const now = Date.parse('2026-12-01T02:05:00Z');
   const decision = decideMaintenance(
     [window],
