@@ -3,7 +3,7 @@
  * reports diagnostics and passes on what is still sound, so one run shows as much as possible;
  * nothing here throws for bad input.
  */
-import type { DesiredState } from '../model/desired.js';
+import type { DesiredMaintenance, DesiredState } from '../model/desired.js';
 import { buildState } from './build.js';
 import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { schemaAccepts } from './fast/accept.js';
@@ -13,7 +13,6 @@ import { scanJson } from './json.js';
 import type { RawFile } from './raw.js';
 import { isJsonFile, readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
-import { checkMaintenance } from './maintenance.js';
 import { checkSemantics } from './semantic.js';
 
 export interface LoadOptions {
@@ -144,10 +143,17 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   }
 
   const { resolved, diagnostics: mergeProblems } = resolve(valid);
-  diagnostics.push(...mergeProblems, ...checkSemantics(resolved), ...checkMaintenance(resolved, opts.now ?? Date.now()));
+  diagnostics.push(...mergeProblems, ...checkSemantics(resolved));
+  // Maintenance windows (and croner, ~7 ms to load) only for a configuration that declares some.
+  let maintenance: DesiredMaintenance[] | undefined;
+  if (resolved.maintenance.length > 0) {
+    const { buildMaintenance, checkMaintenance } = await import('./maintenance.js');
+    diagnostics.push(...checkMaintenance(resolved, opts.now ?? Date.now()));
+    maintenance = resolved.maintenance.map(buildMaintenance);
+  }
 
   // A bad default is found once per item it applies to; the user needs to hear it once.
   const unique = [...new Map(diagnostics.map((d) => [`${d.file}:${d.line}:${d.column}:${d.message}`, d])).values()];
   if (unique.some(isError)) return { diagnostics: sortDiagnostics(unique) };
-  return { state: buildState(resolved), warnings: sortDiagnostics(unique) };
+  return { state: buildState(resolved, maintenance), warnings: sortDiagnostics(unique) };
 }
