@@ -40,7 +40,7 @@ export async function runMaintain(paths: string[], opts: MaintainOptions, io: Co
     // What is open is decided on the service's clock (its Date header), not this machine's. The
     // offset is measured against the transport's clock, Date.now, so it is added to that one.
     const serviceNow = () => Date.now() + (api.serviceClockOffsetMs?.() ?? 0);
-    const decision = ops.decideMaintenance(windows, live, pauses, serviceNow());
+    const decision = ops.decideMaintenance(windows, live, pauses, serviceNow(), result.state.settings.ignore);
     const sent = dryRun ? [] : await ops.applyMaintenance(api, decision, serviceNow, () => {});
     io.out(opts.json ? render.renderMaintainJson(decision, sent, { dryRun }) : render.renderMaintainText(decision, sent, { color: io.color, dryRun }));
     return 0;

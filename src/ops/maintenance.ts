@@ -10,7 +10,8 @@
  * - an alert paused until later than that (an operator's `monsync pause`) is left alone; one paused
  *   until earlier is paused until the window's end (lengthened, never shortened); nothing is resumed;
  * - a monitor is paused with one call when all its alerts need it, else alert by alert: the monitor
- *   call would cut an operator's longer pause of one of its alerts short.
+ *   call would cut an operator's longer pause of one of its alerts short;
+ * - monitors matching settings.ignore are never paused (monsync never changes them).
  * `decideMaintenance` is pure; `applyMaintenance` makes the calls.
  */
 import type { MonitoringApi, PausedAlert } from '../api/types.js';
@@ -75,7 +76,11 @@ export function upcomingWindows(windows: readonly DesiredMaintenance[], fromMs: 
 }
 
 /** The account's monitors a window covers, and its patterns and groups that match none. */
-export function coveredMonitors(window: DesiredMaintenance, live: Pick<LiveState, 'monitors' | 'groups'>): { monitors: Monitor[]; unmatched: string[] } {
+export function coveredMonitors(
+  window: DesiredMaintenance,
+  live: Pick<LiveState, 'monitors' | 'groups'>,
+  ignore: readonly string[] = [],
+): { monitors: Monitor[]; unmatched: string[] } {
   const picked = new Map<string, Monitor>();
   const unmatched: string[] = [];
   for (const pattern of window.monitors) {
@@ -94,7 +99,9 @@ export function coveredMonitors(window: DesiredMaintenance, live: Pick<LiveState
       }
     }
   }
-  return { monitors: [...picked.values()].sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id)), unmatched };
+  // settings.ignore: monsync never changes those monitors, and a pause is a change.
+  const kept = [...picked.values()].filter((m) => !ignore.some((g) => globMatch(g, m.label)));
+  return { monitors: kept.sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id)), unmatched };
 }
 
 /** What to do now, from the account, its pauses and the service's now. Pure. */
@@ -103,6 +110,8 @@ export function decideMaintenance(
   live: Pick<LiveState, 'monitors' | 'alerts' | 'groups'>,
   pauses: readonly PausedAlert[],
   nowMs: number,
+  /** settings.ignore: monitors matching these are never paused. */
+  ignore: readonly string[] = [],
 ): MaintenanceDecision {
   const pausedUntil = new Map(pauses.filter((p) => p.seconds > 0).map((p) => [p.id, nowMs + p.seconds * 1000]));
   const alertsOf = new Map<string, Alert[]>();
@@ -111,7 +120,7 @@ export function decideMaintenance(
     if (list) list.push(a);
     else alertsOf.set(a.monitor, [a]);
   }
-  const open = openWindows(windows, nowMs).map(({ window, occurrence }) => ({ window, occurrence, ...coveredMonitors(window, live) }));
+  const open = openWindows(windows, nowMs).map(({ window, occurrence }) => ({ window, occurrence, ...coveredMonitors(window, live, ignore) }));
   // A monitor two open windows cover (their coverage differs in the account from what validate
   // saw) is the concern of the one ending last.
   const owner = new Map<string, number>();
@@ -210,8 +219,13 @@ export interface PlannedWindow {
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The occurrences open at some time in the PLAN_HORIZON_DAYS from `nowMs` (the service's now), in start order. */
-export function plannedWindows(windows: readonly DesiredMaintenance[], live: Pick<LiveState, 'monitors' | 'groups'>, nowMs: number): PlannedWindow[] {
-  const covered = new Map(windows.map((w) => [w, coveredMonitors(w, live)]));
+export function plannedWindows(
+  windows: readonly DesiredMaintenance[],
+  live: Pick<LiveState, 'monitors' | 'groups'>,
+  nowMs: number,
+  ignore: readonly string[] = [],
+): PlannedWindow[] {
+  const covered = new Map(windows.map((w) => [w, coveredMonitors(w, live, ignore)]));
   return upcomingWindows(windows, nowMs, nowMs + PLAN_HORIZON_DAYS * 86_400_000, PLAN_OCCURRENCES_PER_WINDOW).map(({ window, occurrence }) => ({
     window: window.name,
     start: isoSeconds(occurrence.startMs),

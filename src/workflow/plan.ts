@@ -150,7 +150,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
     // On the service's clock, as maintain decides what is open (its Date header; the offset is
     // measured against Date.now, the transport's clock).
     const { plannedWindows } = await import('../ops/maintenance.js');
-    plan = { ...plan, maintenance: plannedWindows(desired.maintenance, live, Date.now() + (api.serviceClockOffsetMs?.() ?? 0)) };
+    plan = { ...plan, maintenance: plannedWindows(desired.maintenance, live, Date.now() + (api.serviceClockOffsetMs?.() ?? 0), desired.settings.ignore) };
   }
   // For a slow plan on a large account: which part to look at.
   opts.onProgress?.({ kind: 'timings', configurationMs, accountMs: read.ms, diffMs: performance.now() - diffStarted, sinceStartMs: performance.now() });

@@ -45,6 +45,11 @@ describe('decideMaintenance', () => {
     ]);
   });
 
+  it('never pauses a monitor settings.ignore matches', () => {
+    const d = decideMaintenance([window('w', '2026-12-01T02:00', '2026-12-01T03:00', { monitors: ['*'] })], live, [], NOW, ['oth*']);
+    expect(d.open[0]!.monitors.map((m) => m.monitor.label)).toEqual(['mx-1']);
+  });
+
   it('covers the members of a group by name, and names what matches nothing', () => {
     const withGroup = { ...live, groups: [{ id: '9', name: 'prod', members: [{ id: '2', label: 'other' }] }] };
     const d = decideMaintenance([window('g', '2026-12-01T02:00', '2026-12-01T03:00', { monitors: ['nope-*'], groups: ['prod', 'gone'] })], withGroup, [], NOW);
