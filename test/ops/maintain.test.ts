@@ -202,4 +202,15 @@ describe('monsync maintain', () => {
     ]);
     expect(plan.maintenance.filter((w: any) => w.window === 'eu-nightly')).toHaveLength(7);
   });
+
+  it('covers the members of a group the account has, by the group\'s name', async () => {
+    await emu.control.seed({ groups: [{ name: 'us-servers', monitors: [acct.monitors.us] }] });
+    const groupDir = await writeTree({
+      'monsync.yaml': 'version: 1\nmaintenance:\n  - name: g\n    groups: [us-servers]\n    start: "2026-12-05T10:00"\n    end: "2026-12-05T11:00"\n    time_zone: UTC\n',
+    });
+    await at('2026-12-05T10:10:00Z');
+    const io = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: groupDir });
+    expect(await runMaintain([], { dryRun: true, json: true }, io)).toBe(0);
+    expect(JSON.parse(io.stdout).windows.map((w: any) => [w.name, w.monitors.map((m: any) => m.label), w.unmatched])).toEqual([['g', ['mx-us-1'], []]]);
+  });
 });
