@@ -53,11 +53,16 @@ export interface MaintenanceDecision {
   open: OpenWindow[];
 }
 
-/** The windows' occurrences open at `nowMs`. */
+/**
+ * The windows' occurrences open at `nowMs`, or opening within PAUSE_TOLERANCE_SECONDS of it: a job
+ * scheduled for a window's start that runs a few seconds early (its clock, or the service's, a
+ * little off) still pauses it, for a few seconds more, rather than leaving the window's first
+ * minutes to the next run.
+ */
 export function openWindows(windows: readonly DesiredMaintenance[], nowMs: number): { window: DesiredMaintenance; occurrence: Occurrence }[] {
   const out: { window: DesiredMaintenance; occurrence: Occurrence }[] = [];
   for (const window of windows) {
-    const occurrence = openAt(stateTiming(window), nowMs);
+    const occurrence = openAt(stateTiming(window), nowMs + PAUSE_TOLERANCE_SECONDS * 1000);
     if (occurrence) out.push({ window, occurrence });
   }
   return out;

@@ -35,6 +35,12 @@ describe('decideMaintenance', () => {
     expect(d.open[0]!.monitors.map((m) => m.alerts.map((a) => a.action))).toEqual([['longer', 'pause']]);
   });
 
+  it('takes a window opening within the tolerance as open (a job scheduled for its start that runs a little early)', () => {
+    const start = Date.parse('2026-12-01T02:00:00Z');
+    expect(decideMaintenance([W], live, [], start - PAUSE_TOLERANCE_SECONDS * 1000).open.map((o) => o.window.name)).toEqual(['w']);
+    expect(decideMaintenance([W], live, [], start - PAUSE_TOLERANCE_SECONDS * 1000 - 1).open).toEqual([]);
+  });
+
   it('is nothing outside the window, and gives a monitor two open windows cover to the one ending last', () => {
     expect(decideMaintenance([W], live, [], Date.parse('2026-12-01T03:00:00Z')).open).toEqual([]);
     const longer = window('longer', '2026-12-01T02:00', '2026-12-01T05:00', { monitors: ['mx-1', 'other'] });
