@@ -4,6 +4,7 @@
  * configuration is reported and nothing is sent; `--dry-run` reads and says what it would send.
  */
 import type { ConnectionOptions } from '../api/connect.js';
+import type { PauseSent } from '../ops/maintenance.js';
 import type { CommandIo } from './output.js';
 
 export interface MaintainOptions extends ConnectionOptions {
@@ -41,8 +42,17 @@ export async function runMaintain(paths: string[], opts: MaintainOptions, io: Co
     // offset is measured against the transport's clock, Date.now, so it is added to that one.
     const serviceNow = () => Date.now() + (api.serviceClockOffsetMs?.() ?? 0);
     const decision = ops.decideMaintenance(windows, live, pauses, serviceNow(), result.state.settings.ignore);
-    const sent = dryRun ? [] : await ops.applyMaintenance(api, decision, serviceNow, () => {});
-    io.out(opts.json ? render.renderMaintainJson(decision, sent, { dryRun }) : render.renderMaintainText(decision, sent, { color: io.color, dryRun }));
+    const sent: PauseSent[] = [];
+    const show = () =>
+      io.out(opts.json ? render.renderMaintainJson(decision, sent, { dryRun }) : render.renderMaintainText(decision, sent, { color: io.color, dryRun }));
+    try {
+      if (!dryRun) await ops.applyMaintenance(api, decision, serviceNow, (p) => sent.push(p));
+    } catch (err) {
+      // What was paused before the failure is on record (the next run finds those done).
+      if (sent.length > 0) show();
+      throw err;
+    }
+    show();
     return 0;
   } finally {
     await api.close();

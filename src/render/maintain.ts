@@ -28,6 +28,8 @@ export function renderMaintainText(decision: MaintenanceDecision, sent: readonly
   const out: string[] = [];
   if (decision.open.length === 0) return `No maintenance window is open at ${utcMinute(now)} (service time).\n`;
   let toPause = 0;
+  // Alerts a pause call reached: after a failure part way, the rest are said not to be paused.
+  const reached = new Set(sent.flatMap((p) => (p.alert ? [p.alert.id] : [`monitor ${p.monitor.id}`])));
   for (const w of decision.open) {
     const left = Math.max(0, Math.round((w.occurrence.endMs - now) / 1000));
     out.push(
@@ -44,9 +46,10 @@ export function renderMaintainText(decision: MaintenanceDecision, sent: readonly
       const done = m.alerts.filter((a) => a.action === 'done').length;
       toPause += pausing.length;
       if (pausing.length > 0) {
-        const verb = options.dryRun ? 'would pause' : 'paused';
+        const done = options.dryRun || reached.has(`monitor ${m.monitor.id}`) || pausing.every((a) => reached.has(a.alert.id));
+        const verb = options.dryRun ? 'would pause' : done ? 'paused' : 'not paused (the run stopped first):';
         const what = m.call === 'monitor' ? plural(pausing.length, 'alert') : pausing.map((a) => quoted(a.alert.subject_init)).join(', ');
-        out.push(`  ${label}: ${c.green(`${verb} ${what} until the window's end`)}`);
+        out.push(`  ${label}: ${done ? c.green(`${verb} ${what} until the window's end`) : c.red(`${verb} ${what}`)}`);
       }
       if (done > 0) out.push(`  ${label}: ${plural(done, 'alert')} already paused until the window's end`);
       for (const a of m.alerts) {

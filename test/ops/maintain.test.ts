@@ -213,4 +213,21 @@ describe('monsync maintain', () => {
     expect(await runMaintain([], { dryRun: true, json: true }, io)).toBe(0);
     expect(JSON.parse(io.stdout).windows.map((w: any) => [w.name, w.monitors.map((m: any) => m.label), w.unmatched])).toEqual([['g', ['mx-us-1'], []]]);
   });
+
+  it('a pause call that fails part way leaves a record of what was paused, and the next run finishes the job', async () => {
+    const dirAll = await writeTree({
+      'monsync.yaml': 'version: 1\nmaintenance:\n  - name: all\n    monitors: ["mx-*"]\n    start: "2026-12-06T10:00"\n    end: "2026-12-06T11:00"\n    time_zone: UTC\n',
+    });
+    await at('2026-12-06T10:00:30Z');
+    await emu.control.faults({ error_rate: 1, error_status: 400, methods: ['POST'], path_prefix: `/v1/Pause/Monitor/${acct.monitors.us}` });
+    const io = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dirAll });
+    await expect(runMaintain([], {}, io)).rejects.toThrow();
+    expect(io.stdout).toContain('  mx-eu-1: paused 2 alerts until the window\'s end\n');
+    expect(io.stdout).toContain('  mx-us-1: not paused (the run stopped first): 1 alert\n');
+    await emu.control.clearFaults();
+    await emu.control.clearRequests();
+    const next = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dirAll });
+    expect(await runMaintain([], { json: true }, next)).toBe(0);
+    expect(JSON.parse(next.stdout).sent.map((p: any) => p.monitor)).toEqual([acct.monitors.us]);
+  });
 });
