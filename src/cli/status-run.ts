@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from '../api/connect.js';
 import pc from 'picocolors';
+import { connect } from '../api/connect.js';
 import { connectForStatus } from '../ops/connect.js';
 import type { WindowPauses } from '../ops/maintenance.js';
 import { maintenanceWindows } from './pause-run.js';
@@ -24,11 +25,17 @@ export async function runStatus(opts: StatusOptions, io: CommandIo, paths: strin
     let maintenance: WindowPauses[] | undefined;
     if (windows !== undefined) {
       const [{ listPaused }, { pausesByWindow, windowOfPause }] = await Promise.all([import('../ops/pause.js'), import('../ops/maintenance.js')]);
-      // The service's now on the transport's clock (Date.now), against which its offset is measured.
-      const now = () => Date.now() + (client.serviceClockOffsetMs?.() ?? 0);
-      const rows = await listPaused(client, now);
-      const at = now();
-      maintenance = pausesByWindow(rows.map((r) => ({ ...r, window: windowOfPause(windows, at + r.seconds * 1000, at) })));
+      // Pauses are API v1 only: with a v2 OAuth client, the v1 login reads them (connect says what is missing).
+      const v1 = api === 'v1' ? client : connect(opts, io.env);
+      try {
+        // The service's now on the transport's clock (Date.now), against which its offset is measured.
+        const now = () => Date.now() + (v1.serviceClockOffsetMs?.() ?? 0);
+        const rows = await listPaused(v1, now);
+        const at = now();
+        maintenance = pausesByWindow(rows.map((r) => ({ ...r, window: windowOfPause(windows, at + r.seconds * 1000, at) })));
+      } finally {
+        if (v1 !== client) await v1.close();
+      }
     }
     io.out(
       opts.json

@@ -11,7 +11,7 @@ import { runStatus } from '../../src/cli/status-run.js';
 import { writeTree } from '../config/helpers.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';
-import { seedAccount, v1Env, type OpsAccount } from './helpers.js';
+import { seedAccount, v1Env, v2Env, type OpsAccount } from './helpers.js';
 
 const CONFIG = `version: 1
 maintenance:
@@ -157,6 +157,10 @@ describe('monsync maintain', () => {
     const statusText = captureIo(v1Env(emu.url), { now: () => Date.now(), cwd: dir });
     await runStatus({}, statusText, ['monsync.yaml']);
     expect(statusText.stdout).toContain('In maintenance window "eu-nightly" until 03:00 UTC: mx-eu-1 (1 alert paused)\n');
+    // With a v2 OAuth client, the pauses (API v1 only) are read with the v1 login.
+    const statusV2 = captureIo({ ...v1Env(emu.url), ...v2Env(emu.url) }, { now: () => Date.now(), cwd: dir });
+    await runStatus({ json: true }, statusV2, ['monsync.yaml']);
+    expect(JSON.parse(statusV2.stdout)).toMatchObject({ api: 'v2', maintenance: [{ window: 'eu-nightly', alerts: 1 }] });
 
     const seconds = await pausedSeconds();
     expect(seconds[acct.alerts.euDown]).toEqual(near(7125));
