@@ -89,7 +89,7 @@ export function localToInstant(local: number, timeZone: string): number {
   return hi;
 }
 
-/** Croner's pattern object, or why the expression is not one of five fields croner reads. */
+/** Why the expression is not five cron fields croner reads (or never fires); undefined when it is. */
 export function cronProblem(expression: string): string | undefined {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localToInstant, occurrences, openAt, parseLocal, weeklyCron } from '../../src/config/maintenance-time.js';
+import { cronProblem, localToInstant, occurrences, openAt, parseLocal, weeklyCron } from '../../src/config/maintenance-time.js';
 
 const t = (iso: string) => Date.parse(iso);
 const london = (cron: string, duration_seconds: number) => ({ kind: 'cron' as const, cron, duration_seconds, time_zone: 'Europe/London' });
@@ -45,5 +45,13 @@ describe('maintenance window times', () => {
   it('turns the weekly form into cron', () => {
     expect(weeklyCron(['thu', 'tue'], '02:30')).toBe('30 2 * * 2,4');
     expect(weeklyCron(['sun'], '00:05')).toBe('5 0 * * 0');
+  });
+
+  it('refuses cron expressions that are not five fields, are not valid, or never fire; takes names, L and #', () => {
+    expect(cronProblem('@daily')).toMatch(/has 1 field; write five/);
+    expect(cronProblem('0 0 0 2 * *')).toMatch(/has 6 fields/);
+    expect(cronProblem('0 0 30 2 *')).toBe('cron "0 0 30 2 *" never fires');
+    expect(cronProblem('60 2 * * *')).toMatch(/is not valid: .*minute/);
+    for (const ok of ['0 2 * * MON', '0 2 L * *', '0 2 * * 1#2', '*/15 1-3 * * 1-5']) expect(cronProblem(ok)).toBeUndefined();
   });
 });
