@@ -20,6 +20,8 @@ export function configReference(schema) {
     ['`monitors[].alerts[]`', schema.properties.monitors.items.properties.alerts.items, ''],
     ['`alerts[]`: alerts on monitors managed elsewhere', schema.properties.alerts.items, ''],
     ['`groups[]`', schema.properties.groups.items, ''],
+    ['`maintenance[]`', schema.properties.maintenance.items, ''],
+    ['`maintenance[].weekly`', schema.properties.maintenance.items.properties.weekly, 'weekly.'],
   ];
   const out = [];
   for (const [title, node, prefix] of sections) {

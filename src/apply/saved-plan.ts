@@ -198,6 +198,14 @@ function planProblem(p: Record<string, unknown>): string | null {
       if (!ok) return `checks[${i}] must be a finding (check, severity, message, file, line, column, kind, key)`;
     }
   }
+  if (p.maintenance !== undefined) {
+    if (!Array.isArray(p.maintenance)) return 'maintenance must be a list';
+    for (const [i, m] of p.maintenance.entries()) {
+      const strings = (v: unknown) => Array.isArray(v) && v.every(isString);
+      const ok = isObject(m) && isString(m.window) && isString(m.start) && isString(m.end) && strings(m.monitors) && strings(m.unmatched);
+      if (!ok) return `maintenance[${i}] must be a window (window, start, end, monitors, unmatched)`;
+    }
+  }
   if (!Array.isArray(p.changes)) return 'changes must be a list';
   const refs = new Set<string>();
   for (const [i, c] of p.changes.entries()) {

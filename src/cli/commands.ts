@@ -11,6 +11,7 @@ import { register as registerDrill } from './drill.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerExport } from './export.js';
 import { register as registerFmt } from './fmt.js';
+import { register as registerMaintain } from './maintain.js';
 import { register as registerPause } from './pause.js';
 import { register as registerPlan } from './plan.js';
 import { register as registerReport } from './report.js';
@@ -31,6 +32,7 @@ export function registerCommands(program: Command): void {
   registerExport(program);
   registerStatus(program);
   registerPause(program);
+  registerMaintain(program);
   registerData(program);
   registerReport(program);
   registerDrill(program);

@@ -1,6 +1,9 @@
 import type { ConnectionOptions } from '../api/connect.js';
 import pc from 'picocolors';
 import { connect } from '../api/connect.js';
+import type { DesiredMaintenance } from '../model/desired.js';
+import { UserError } from '../util/errors.js';
+import { plural } from '../util/plural.js';
 import { parseDuration } from '../ops/duration.js';
 import type { CommandIo } from './output.js';
 import { listPaused, pauseTargets, resolveTargets, resumeTargets, targetsGiven } from '../ops/pause.js';
@@ -61,12 +64,34 @@ export async function runResume(opts: ResumeOptions, io: CommandIo): Promise<num
   }
 }
 
-export async function runPaused(opts: PausedOptions, io: CommandIo): Promise<number> {
+/**
+ * `paused PATH...` and `status PATH...`: the configuration's maintenance windows, to say which pause comes from which;
+ * a broken configuration is a UserError before anything is read.
+ */
+export async function maintenanceWindows(paths: string[], io: CommandIo): Promise<DesiredMaintenance[] | undefined> {
+  if (paths.length === 0) return undefined;
+  const { loadConfig, formatDiagnostics } = await import('../config/index.js');
+  const result = await loadConfig(paths, { cwd: io.cwd, env: io.env, now: io.now() });
+  if ('diagnostics' in result) {
+    const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
+    throw new UserError(`the configuration has ${plural(errors.length, 'problem')}`, { details: formatDiagnostics(result.diagnostics, io.cwd).split('\n').filter(Boolean) });
+  }
+  return result.state.maintenance ?? [];
+}
+
+export async function runPaused(opts: PausedOptions, io: CommandIo, paths: string[] = []): Promise<number> {
+  const windows = await maintenanceWindows(paths, io);
   const api = connect(opts, io.env);
   try {
     // Clock times on the service's clock (its Date header): the API gives only the seconds left.
     const serviceNow = () => io.now() + api.serviceClockOffsetMs();
-    const rows = await listPaused(api, serviceNow);
+    let rows = await listPaused(api, serviceNow);
+    if (windows !== undefined) {
+      const { windowOfPause } = await import('../ops/maintenance.js');
+      // Matched on the transport's clock (Date.now), against which the service's offset is measured.
+      const now = Date.now() + api.serviceClockOffsetMs();
+      rows = rows.map((r) => ({ ...r, window: windowOfPause(windows, now + r.seconds * 1000, now)?.name ?? null }));
+    }
     io.out(opts.json ? renderPausedJson(rows) : renderPausedText(rows, { color: io.color, nowMs: serviceNow() }));
     return 0;
   } finally {

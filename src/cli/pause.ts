@@ -40,14 +40,15 @@ export function register(program: Command): void {
 
   const paused = program
     .command('paused')
-    .description('list paused alerts and when each resumes')
+    .description('list paused alerts and when each resumes; given the configuration, which maintenance window each pause comes from')
+    .argument('[paths...]', 'configuration files or directories: name the maintenance window of each pause')
     .option('--json', 'print JSON instead of the list');
   addConnectionOptions(paused);
   addHelpFooter(paused, {
-    examples: ['monsync paused          # each paused alert and when it resumes', 'monsync paused --json'],
+    examples: ['monsync paused              # each paused alert and when it resumes', 'monsync paused --json', 'monsync paused monitoring/  # and which maintenance window each comes from'],
     env: [...CONNECTION_ENV, 'NO_COLOR'],
-  }).action(async (opts: PausedOptions, self: Command) => {
+  }).action(async (paths: string[], opts: PausedOptions, self: Command) => {
     const [{ runPaused }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
-    process.exitCode = await runPaused(opts, processIo(self));
+    process.exitCode = await runPaused(opts, processIo(self), paths);
   });
 }

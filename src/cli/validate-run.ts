@@ -35,7 +35,8 @@ export async function runValidate(paths: string[], opts: ValidateOptions, io: Co
   const alerts = state.alerts.length + state.monitors.reduce((n, m) => n + m.alerts.length, 0);
   out(
     `Valid: ${plural(state.files.length, 'file')}, ${plural(state.monitors.length, 'monitor')}, ` +
-      `${plural(alerts, 'alert')}, ${plural(state.groups.length, 'group')}.`,
+      `${plural(alerts, 'alert')}, ${plural(state.groups.length, 'group')}` +
+      (state.maintenance !== undefined ? `, ${plural(state.maintenance.length, 'maintenance window')}.` : '.'),
   );
   return 0;
 }

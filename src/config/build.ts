@@ -3,10 +3,11 @@
  * monitor and alert as the state holds it); the service's documented defaults are not, so a plan
  * can tell what the user wrote from what the API assumes.
  */
-import type { DesiredAlert, DesiredGroup, DesiredState, StatePositions, ValueRef } from '../model/desired.js';
+import type { DesiredAlert, DesiredGroup, DesiredMaintenance, DesiredState, StatePositions, ValueRef } from '../model/desired.js';
 import { valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup } from './resolve.js';
 
-export function buildState(r: Resolved): DesiredState {
+/** `maintenance`: the windows built by maintenance.ts (loaded only for a configuration that has some). */
+export function buildState(r: Resolved, maintenance?: DesiredMaintenance[]): DesiredState {
   const groups: DesiredGroup[] = r.groups.map((g) => ({
     name: g.raw.name,
     previous_names: [...(g.raw.previous_names ?? [])],
@@ -24,6 +25,7 @@ export function buildState(r: Resolved): DesiredState {
     groups,
     files: r.files.map((f) => f.locator.file),
   };
+  if (maintenance !== undefined && maintenance.length > 0) state.maintenance = maintenance;
   Object.defineProperty(state, 'positions', { value: positionsOf(r, groups), enumerable: false });
   return state;
 }

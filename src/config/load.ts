@@ -3,7 +3,7 @@
  * reports diagnostics and passes on what is still sound, so one run shows as much as possible;
  * nothing here throws for bad input.
  */
-import type { DesiredState } from '../model/desired.js';
+import type { DesiredMaintenance, DesiredState } from '../model/desired.js';
 import { buildState } from './build.js';
 import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { schemaAccepts } from './fast/accept.js';
@@ -26,6 +26,8 @@ export interface LoadOptions {
    * CONTRIBUTING, "Config loader"). For debugging the fast path, and for tests comparing the two.
    */
   fullPath?: boolean;
+  /** From when overlapping maintenance windows are looked for (milliseconds); default Date.now(). */
+  now?: number;
 }
 
 /** The variable that forces the full path (read from process.env, not from LoadOptions.env). */
@@ -147,9 +149,16 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   // Secret-looking `${VAR}`s, refused unless the settings (in whichever file holds them) allow the name.
   const allowed = new Set(resolved.settings.allowed_secret_variables ?? []);
   diagnostics.push(...guarded.filter((g) => !allowed.has(g.name)).map((g) => g.diagnostic));
+  // Maintenance windows (and croner, ~7 ms to load) only for a configuration that declares some.
+  let maintenance: DesiredMaintenance[] | undefined;
+  if (resolved.maintenance.length > 0) {
+    const { buildMaintenance, checkMaintenance } = await import('./maintenance.js');
+    diagnostics.push(...checkMaintenance(resolved, opts.now ?? Date.now()));
+    maintenance = resolved.maintenance.map(buildMaintenance);
+  }
 
   // A bad default is found once per item it applies to; the user needs to hear it once.
   const unique = [...new Map(diagnostics.map((d) => [`${d.file}:${d.line}:${d.column}:${d.message}`, d])).values()];
   if (unique.some(isError)) return { diagnostics: sortDiagnostics(unique) };
-  return { state: buildState(resolved), warnings: sortDiagnostics(unique) };
+  return { state: buildState(resolved, maintenance), warnings: sortDiagnostics(unique) };
 }

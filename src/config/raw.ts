@@ -39,6 +39,19 @@ export interface RawGroup {
   disable_checks?: string[];
 }
 
+export interface RawMaintenance {
+  name: string;
+  monitors?: string[];
+  groups?: string[];
+  cron?: string;
+  weekly?: { days: string[]; at: string };
+  duration?: string;
+  start?: string;
+  end?: string;
+  /** Required: checkMaintenance reports a window without one (the schema leaves it to fmt's order). */
+  time_zone?: string;
+}
+
 export interface RawSettings {
   owner?: string;
   ignore?: string[];
@@ -61,4 +74,5 @@ export interface RawFile {
   monitors?: RawMonitor[];
   alerts?: RawAlert[];
   groups?: RawGroup[];
+  maintenance?: RawMaintenance[];
 }

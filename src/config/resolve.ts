@@ -14,6 +14,7 @@ import {
   type RawAlertFields,
   type RawFile,
   type RawGroup,
+  type RawMaintenance,
   type RawMonitor,
   type RawMonitorFields,
 } from './raw.js';
@@ -228,6 +229,11 @@ export interface ResolvedGroup {
   ref: Ref;
 }
 
+export interface ResolvedMaintenance {
+  raw: RawMaintenance;
+  ref: Ref;
+}
+
 export interface Resolved {
   files: ValidFile[];
   settings: { owner: string; ignore: string[]; prune: boolean; checks?: Record<string, CheckLevel>; allowed_secret_variables?: string[] };
@@ -236,6 +242,7 @@ export interface Resolved {
   /** Top-level alerts. */
   alerts: ResolvedAlert[];
   groups: ResolvedGroup[];
+  maintenance: ResolvedMaintenance[];
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {
@@ -304,6 +311,7 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
   const monitors: ResolvedMonitor[] = [];
   const alerts: ResolvedAlert[] = [];
   const groups: ResolvedGroup[] = [];
+  const maintenance: ResolvedMaintenance[] = [];
   for (const file of files) {
     const { locator, data } = file;
     // A file whose defaults conflict (an error already) has its items checked under its own
@@ -321,6 +329,8 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
     }
     const fileGroups = data.groups ?? [];
     for (let i = 0; i < fileGroups.length; i++) groups.push({ raw: fileGroups[i]!, ref: { locator, path: ['groups', i] } });
+    const fileWindows = data.maintenance ?? [];
+    for (let i = 0; i < fileWindows.length; i++) maintenance.push({ raw: fileWindows[i]!, ref: { locator, path: ['maintenance', i] } });
   }
   return {
     resolved: {
@@ -330,6 +340,7 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
       monitors,
       alerts,
       groups,
+      maintenance,
     },
     diagnostics,
   };

@@ -46,6 +46,8 @@ function contextOf(path: readonly PathSegment[]): string {
   if (p[0] === 'monitors' && p[2] === 'alerts' && p.length === 4) return 'alert under a monitor';
   if (p[0] === 'alerts' && p.length === 2) return 'alert';
   if (p[0] === 'groups' && p.length === 2) return 'group';
+  if (p[0] === 'maintenance' && p.length === 2) return 'maintenance window';
+  if (p[0] === 'maintenance' && p[2] === 'weekly' && p.length === 3) return 'weekly';
   return p[p.length - 1]!;
 }
 

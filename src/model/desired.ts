@@ -77,6 +77,27 @@ export interface DesiredGroup {
   source: SourceRef;
 }
 
+/**
+ * A maintenance window (`maintenance:`): while it is open, `monsync maintain` pauses the alerts of
+ * the monitors it covers until its end. Coverage is resolved against the account when it runs.
+ */
+export interface DesiredMaintenance {
+  name: string;
+  /** Monitor labels or globs, as written. */
+  monitors: string[];
+  /** Group names, as written. */
+  groups: string[];
+  time_zone: string;
+  /** One-off: local times `YYYY-MM-DDTHH:MM[:SS]` in time_zone. */
+  start?: string;
+  end?: string;
+  /** Recurring: five-field cron in time_zone (the weekly form is turned into one). */
+  cron?: string;
+  /** Recurring: elapsed seconds each occurrence lasts. */
+  duration_seconds?: number;
+  source: SourceRef;
+}
+
 export interface Settings {
   /** Value of the `managed-by` meta marker on monitors monsync owns. */
   owner: string;
@@ -96,6 +117,8 @@ export interface DesiredState {
   /** Alerts on monitors this config does not manage (top-level `alerts:`). */
   alerts: DesiredAlert[];
   groups: DesiredGroup[];
+  /** Maintenance windows; absent when the configuration declares none. */
+  maintenance?: DesiredMaintenance[];
   /** The files the state was read from, for plan headers. */
   files: string[];
   /**

@@ -128,6 +128,11 @@ export interface PausedRow {
   seconds: number;
   /** Local wall clock plus `seconds`, milliseconds. */
   resumes_at_ms: number;
+  /**
+   * The maintenance window the pause comes from (`paused PATH...`): one open now that ends when the
+   * pause does; null for any other pause. Absent when no configuration was given.
+   */
+  window?: string | null;
 }
 
 /**

@@ -205,6 +205,23 @@ export interface Plan {
    * no check ran: the plan apply makes again to see its work, and plans saved before checks existed.
    */
   checks?: Finding[];
+  /**
+   * Occurrences of the configuration's maintenance windows open at some time in the 7 days after the
+   * plan was made (service time), with the monitors of the account they cover: what `monsync
+   * maintain` will pause. Absent when the configuration declares no window.
+   */
+  maintenance?: PlannedMaintenance[];
+}
+
+export interface PlannedMaintenance {
+  window: string;
+  /** ISO 8601 UTC. */
+  start: string;
+  end: string;
+  /** Labels of the account's monitors the window covers. */
+  monitors: string[];
+  /** Monitor patterns and `group NAME`s of the window matching nothing in the account. */
+  unmatched: string[];
 }
 
 export const PLAN_FORMAT_VERSION = 1 as const;

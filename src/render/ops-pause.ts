@@ -57,7 +57,8 @@ export function renderPausedText(rows: readonly PausedRow[], options: { color: b
     const monitor = r.monitor_label === null ? `monitor ${safe(r.monitor)}` : safe(r.monitor_label);
     const alert = r.subject === null ? `alert ${safe(r.alert)}` : quoted(r.subject);
     const when = `resumes in ${formatDuration(r.seconds)} (at ${clockTime(r.resumes_at_ms, options.nowMs)})`;
-    return `${c.bold(monitor)} / ${alert} — ${c.yellow(when)}`;
+    const from = r.window === undefined ? '' : r.window === null ? ' — not from a maintenance window' : ` — maintenance window ${quoted(r.window)}`;
+    return `${c.bold(monitor)} / ${alert} — ${c.yellow(when)}${from}`;
   });
   lines.push('', c.dim(`${plural(rows.length, 'alert')} paused; \`monsync resume --monitor LABEL\` or \`--all\` ends pauses early.`));
   return `${lines.join('\n')}\n`;
@@ -71,6 +72,7 @@ export function renderPausedJson(rows: readonly PausedRow[]): string {
     monitor_label: r.monitor_label,
     seconds: r.seconds,
     resumes_at: new Date(r.resumes_at_ms).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    ...(r.window !== undefined ? { window: r.window } : {}),
   }));
   return `${JSON.stringify({ paused }, null, 2)}\n`;
 }

@@ -2,12 +2,23 @@
  * `monsync status` output: a table of monitors and a summary line, or a stable JSON object.
  */
 import pc from 'picocolors';
+import type { WindowPauses } from '../ops/maintenance.js';
 import type { StatusReport, StatusRow } from '../ops/status.js';
-import { safe, table, utcMinute } from './ops-format.js';
+import { clockTime, quoted, safe, table, utcMinute } from './ops-format.js';
 import { quote } from '../util/safe-text.js';
 import { plural } from '../util/plural.js';
 
-export function renderStatusText(report: StatusReport, options: { color: boolean }): string {
+/**
+ * `maintenance` (status PATH...): the pauses each maintenance window made, after the summary line;
+ * `nowMs` (service time) places their ends.
+ */
+export interface StatusTextOptions {
+  color: boolean;
+  maintenance?: readonly WindowPauses[];
+  nowMs?: number;
+}
+
+export function renderStatusText(report: StatusReport, options: StatusTextOptions): string {
   const c = pc.createColors(options.color);
   const lines: string[] = [];
   if (report.monitors.length > 0) {
@@ -26,6 +37,15 @@ export function renderStatusText(report: StatusReport, options: { color: boolean
     );
   }
   lines.push(summaryLine(report, c));
+  if (options.maintenance !== undefined) {
+    if (options.maintenance.length === 0) lines.push('No alert is paused by a maintenance window.');
+    for (const w of options.maintenance) {
+      const labels = w.monitors.slice(0, 5).map(safe).join(', ') + (w.monitors.length > 5 ? ` and ${w.monitors.length - 5} more` : '');
+      lines.push(
+        c.yellow(`In maintenance window ${quoted(w.window)} until ${clockTime(w.until_ms, options.nowMs ?? w.until_ms)}: ${labels} (${plural(w.alerts, 'alert')} paused)`),
+      );
+    }
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -53,7 +73,7 @@ function summaryLine(r: StatusReport, c: ReturnType<typeof pc.createColors>): st
 }
 
 /** Keys in a fixed order, rows sorted: the same account state always prints the same bytes. */
-export function renderStatusJson(report: StatusReport): string {
+export function renderStatusJson(report: StatusReport, maintenance?: readonly WindowPauses[]): string {
   const body = {
     api: report.api,
     all: report.all,
@@ -61,6 +81,9 @@ export function renderStatusJson(report: StatusReport): string {
     active_count: report.active_count,
     monitor_count: report.monitor_count,
     monitors: report.monitors.map((m) => ({ id: m.id, label: m.label, type: m.type, alert_active: m.alert_active })),
+    ...(maintenance !== undefined
+      ? { maintenance: maintenance.map((w) => ({ window: w.window, until: new Date(w.until_ms).toISOString().replace(/\.\d{3}Z$/, 'Z'), monitors: w.monitors, alerts: w.alerts })) }
+      : {}),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -78,6 +78,9 @@ export function renderPlanJson(plan: Plan): string {
     warnings: plan.warnings,
     // Last, and only when the checks ran: plans without them keep their bytes.
     ...(plan.checks !== undefined ? { checks: plan.checks.map(finding) } : {}),
+    ...(plan.maintenance !== undefined
+      ? { maintenance: plan.maintenance.map((m) => ({ window: m.window, start: m.start, end: m.end, monitors: m.monitors, unmatched: m.unmatched })) }
+      : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

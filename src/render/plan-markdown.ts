@@ -265,6 +265,18 @@ function updateDiff(c: Change): string[] {
 /** Findings listed in a comment; the rest are counted (the job log has every one). */
 const MAX_FINDINGS = 20;
 
+/** The maintenance windows of the next 7 days, as a table a reviewer reads: what `maintain` will pause. */
+function maintenanceSection(plan: Plan): string[] {
+  if (plan.maintenance === undefined) return [];
+  if (plan.maintenance.length === 0) return ['', '**Maintenance windows:** none open in the next 7 days.'];
+  const labels = (list: readonly string[]) =>
+    list.length === 0 ? '_none in the account_' : list.slice(0, 5).map(mdCode).join(', ') + (list.length > 5 ? ` and ${list.length - 5} more` : '');
+  const rows = plan.maintenance.map(
+    (w) => `| ${mdText(w.window)} | ${w.start.slice(0, 16).replace('T', ' ')} UTC | ${w.end.slice(0, 16).replace('T', ' ')} UTC | ${labels(w.monitors)}${w.unmatched.length > 0 ? ` (no match: ${w.unmatched.map(mdCode).join(', ')})` : ''} |`,
+  );
+  return ['', '**Maintenance windows in the next 7 days** (<code>monsync maintain</code> pauses their alerts):', '', '| Window | From | To | Monitors |', '|---|---|---|---|', ...rows];
+}
+
 /** A short "Checks" section for above the changes: the count, then one line per finding. */
 function checksSection(plan: Plan): string[] {
   const findings = plan.checks ?? [];
@@ -296,7 +308,7 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
     // Warnings quote user text inside sentences: a code block keeps all of it literal.
     head.push('', `⚠️ ${plural(plan.warnings.length, 'warning')}:`, '', codeBlock('text', plan.warnings));
   }
-  head.push(...checksSection(plan));
+  head.push(...checksSection(plan), ...maintenanceSection(plan));
 
   // Deletes come first and are never left out (every one of them needs a reader's eyes, and some
   // apply's --force); the rest follow in the order apply runs them and give way row by row.

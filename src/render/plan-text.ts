@@ -44,7 +44,7 @@ const HUNK = '        ';
 
 export function renderPlanText(plan: Plan, options: PlanTextOptions): string {
   const c = pc.createColors(options.color);
-  const out: string[] = [...checksSection(plan, c)];
+  const out: string[] = [...checksSection(plan, c), ...maintenanceSection(plan, c)];
 
   if (plan.changes.length > 0) {
     out.push('monsync will perform the following actions:', '');
@@ -75,6 +75,32 @@ function checksSection(plan: Plan, c: Colors): string[] {
     return `${HEAD}${f.severity === 'error' ? c.red(line) : c.yellow(line)}`;
   });
   return [`${c.bold('Checks:')} ${countFindings(findings)} (\`monsync checks\` explains them)`, ...lines, ''];
+}
+
+/** Up to this many labels of a window's monitors are named; the rest are counted. */
+const WINDOW_LABELS = 5;
+
+function coveredText(labels: readonly string[]): string {
+  if (labels.length === 0) return 'no monitor of the account';
+  const named = labels.slice(0, WINDOW_LABELS).map(escapeControl).join(', ');
+  return labels.length > WINDOW_LABELS ? `${named} and ${labels.length - WINDOW_LABELS} more` : named;
+}
+
+/** `2026-12-01 02:00 UTC`: a window's times in the plan, to the minute. */
+function minute(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** The maintenance windows of the next 7 days, above the changes: what `maintain` will pause. */
+function maintenanceSection(plan: Plan, c: Colors): string[] {
+  const windows = plan.maintenance ?? [];
+  if (plan.maintenance === undefined) return [];
+  if (windows.length === 0) return [`${c.bold('Maintenance windows:')} none open in the next 7 days.`, ''];
+  const lines = windows.map((w) => {
+    const unmatched = w.unmatched.length > 0 ? c.yellow(` (${w.unmatched.map(escapeControl).join(', ')}: no match in the account)`) : '';
+    return `${HEAD}${c.bold(escapeControl(w.window))}  ${minute(w.start)} to ${minute(w.end)}: pauses ${coveredText(w.monitors)}${unmatched}`;
+  });
+  return [`${c.bold('Maintenance windows')} in the next 7 days (\`monsync maintain\` pauses their alerts):`, ...lines, ''];
 }
 
 function paint(c: Colors, action: Change['action'], s: string): string {

@@ -145,7 +145,13 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const read = await awaitRead(api, reading, opts.onProgress);
   const live = read.report(opts.onProgress);
   const diffStarted = performance.now();
-  const plan = await checkPlan(await computePlan(desired, live, api, opts), desired, live, opts.strict);
+  let plan = await checkPlan(await computePlan(desired, live, api, opts), desired, live, opts.strict);
+  if (desired.maintenance !== undefined) {
+    // On the service's clock, as maintain decides what is open (its Date header; the offset is
+    // measured against Date.now, the transport's clock).
+    const { plannedWindows } = await import('../ops/maintenance.js');
+    plan = { ...plan, maintenance: plannedWindows(desired.maintenance, live, Date.now() + (api.serviceClockOffsetMs?.() ?? 0), desired.settings.ignore) };
+  }
   // For a slow plan on a large account: which part to look at.
   opts.onProgress?.({ kind: 'timings', configurationMs, accountMs: read.ms, diffMs: performance.now() - diffStarted, sinceStartMs: performance.now() });
   return { plan, desired, live, api };

@@ -83,6 +83,15 @@ describe('runValidate', () => {
     expect(err).toEqual(['monsync.yaml:3:33: warning: previous name "g" is the group\'s current name; remove it']);
     expect(out).toEqual(['Valid: 1 file, 0 monitors, 0 alerts, 1 group.']);
   });
+
+  it('counts maintenance windows when the configuration declares some', async () => {
+    const dir = await writeTree({
+      'monsync.yaml': 'version: 1\ngroups:\n  - { name: g }\nmaintenance:\n  - { name: w, groups: [g], cron: "0 2 * * 2", duration: 1h, time_zone: UTC }\n',
+    });
+    const { code, out, err } = await run([], dir);
+    expect({ code, err }).toEqual({ code: 0, err: [] });
+    expect(out).toEqual(['Valid: 1 file, 0 monitors, 0 alerts, 1 group, 1 maintenance window.']);
+  });
 });
 
 describe('monsync validate (built binary)', () => {
