@@ -224,7 +224,9 @@ describe('errors', () => {
 
   it('never retries a create that timed out, and marks it maybeApplied', async () => {
     handler = () => {};
-    const c = client({ timeoutMs: 100 });
+    // Long enough for the request to reach this server on a loaded machine (at 100 ms it sometimes timed
+    // out before the server saw it, and the test then counted nothing).
+    const c = client({ timeoutMs: 1000 });
     const err = await failure(c.createGroup({ name: 'g' }));
     expect([err.kind, err.maybeApplied]).toEqual(['timeout', true]);
     expect(seen).toHaveLength(1);
