@@ -60,14 +60,50 @@ export function formatConfigText(text: string, options: FormatOptions): FormatRe
   if (!before.data) return { ok: false, diagnostics: before.diagnostics };
   const doc = parsed.doc;
 
+  // Where the parser put comments and blank lines, from the source text; then the layout itself.
   const header = takeHeader(doc, text);
   keepFooterInPlace(doc, text);
   placeTrailingComments(doc, text);
   keepKeyLineComments(doc, text);
+  let out: string;
+  try {
+    out = printCanonical(doc, options.shape, header);
+  } catch (err) {
+    return fail(`cannot be formatted: ${err instanceof Error ? err.message : String(err)}; the file was left as it is`);
+  }
+  if (/\r\n/.test(text.slice(0, text.indexOf('\n') + 1))) out = out.replace(/\n/g, '\r\n');
+
+  // Already formatted (what CI checks most of the time): the same text holds the same data and comments.
+  if (out === text) return { ok: true, text };
+  const problem = lossOf(text, before.data, out, file);
+  if (problem) return fail(`formatting would ${problem}, so the file was left as it is (please report this as a bug)`);
+  return { ok: true, text: out };
+}
+
+/**
+ * fmt's layout of a document a program built itself (export), without a text to parse or to check
+ * against: the same steps and printer as `formatConfigText` but the ones that repair where the
+ * parser attached comments (a built document's comments sit on the nodes its builder put them on).
+ * `header` (the file's opening comment lines, `#` removed) goes above the first key, where
+ * formatConfigText puts a file's opening comment block.
+ *
+ * No read-back check: that check guards a person's file (comments moved by their written column,
+ * anchors and aliases, source forms of scalars) against a rewrite that loses any of it. A built
+ * document holds none of that, and the printer writes a scalar plain only when it reads back as the
+ * same value under the document's schema and YAML 1.1 (`schema.compat`). The caller's tests read
+ * its output back (export: test/export/roundtrip.test.ts) and hold it equal to formatConfigText's
+ * rewrite of itself (test/export/fmt-equality.test.ts). May throw on a node the printer cannot write.
+ */
+export function formatBuiltDocument(doc: Document, options: { shape: Shape; header?: string }): string {
+  return printCanonical(doc, options.shape, options.header);
+}
+
+/** The steps of the layout that depend on the document alone, and the printer: one writer of the style. */
+function printCanonical(doc: Document, shape: Shape, header: string | undefined): string {
   blockWhereCommented(doc);
   blankLinesBetweenItemsOnly(doc);
   plainScalars(doc);
-  sortByShape(doc.contents, options.shape, resolveAliases(doc), new Set());
+  sortByShape(doc.contents, shape, resolveAliases(doc), new Set());
   commentsAboveListItems(doc);
   if (header) putHeader(doc, header);
   padFlowMaps(doc);
@@ -79,19 +115,7 @@ export function formatConfigText(text: string, options: FormatOptions): FormatRe
     t.tag === MERGE_TAG ? { ...t, identify: (v: unknown) => typeof v === 'symbol' && v.description === '<<' } : t,
   );
   doc.schema.compat = YAML_11_TAGS;
-  let out: string;
-  try {
-    out = doc.toString(LAYOUT);
-  } catch (err) {
-    return fail(`cannot be formatted: ${err instanceof Error ? err.message : String(err)}; the file was left as it is`);
-  }
-  if (/\r\n/.test(text.slice(0, text.indexOf('\n') + 1))) out = out.replace(/\n/g, '\r\n');
-
-  // Already formatted (what CI checks most of the time): the same text holds the same data and comments.
-  if (out === text) return { ok: true, text };
-  const problem = lossOf(text, before.data, out, file);
-  if (problem) return fail(`formatting would ${problem}, so the file was left as it is (please report this as a bug)`);
-  return { ok: true, text: out };
+  return doc.toString(LAYOUT);
 }
 
 /**
