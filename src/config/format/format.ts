@@ -12,14 +12,16 @@
  * travels with it; one below the last item of a level stays there; the comment block at the top of
  * the file, modeline included, stays at the top), anchors, aliases and merge keys, flow (`[a, b]`)
  * or block style of each collection (but a flow collection with comments inside becomes block),
- * block scalars, multi-line and tab-holding quoted text, the order of list items and of `meta`
- * keys, a byte-order mark (the CLI's part) and CRLF line ends.
+ * block scalars, multi-line and tab-holding quoted text, double-quoted text holding characters that
+ * act on a terminal (`escapeControl`), the order of list items and of `meta` keys, a byte-order mark
+ * (the CLI's part) and CRLF line ends.
  *
  * The result is checked before it is returned: it must parse, hold exactly the data of the input
  * and every one of its comments. Anything the layout cannot express is refused, never guessed.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Lexer, Schema, isCollection, isMap, isPair, isScalar, visit, type Document, type Node, type Pair, type Scalar, type ToStringOptions, type YAMLMap, type YAMLSeq } from 'yaml';
+import { escapeControl } from '../../util/safe-text.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { parseSource, toPlainData } from '../parse.js';
 import { resolveAliases, sortByShape } from './order.js';
@@ -349,6 +351,9 @@ function plainScalars(doc: Document): void {
         // Multi-line text keeps its block or quoted form: a plain scalar over lines is hard to read.
         // So does text with a tab, which reads as spaces when it is not written as "\t".
         if (/[\n\t]/.test(v) || BLOCK.has(node.type)) return;
+        // Double-quoted text with characters that act on a terminal or on text direction stays so:
+        // invisible in a plain scalar, and export writes them as `\uXXXX`, which only double quotes unescape.
+        if (node.type === 'QUOTE_DOUBLE' && escapeControl(v) !== v) return;
         node.type = 'PLAIN';
       } else if (typeof v === 'boolean' || (v === null && node.source)) {
         // `True`, `~`, `NULL`: the printer keeps the source text unless it is dropped.
