@@ -15,7 +15,7 @@ import {
   type ExportedMonitor,
   type Fields,
 } from './build.js';
-import { formatConfigText } from '../config/format/format.js';
+import { formatBuiltDocument } from '../config/format/format.js';
 import { packageConfigShape } from '../config/format/shape.js';
 import { plural } from '../util/plural.js';
 import { escapeControl } from '../util/safe-text.js';
@@ -31,8 +31,6 @@ export const UNGROUPED_FILE = 'ungrouped.yaml';
 const MONITORS_COMMENT = ' SMTP monitors managed here; apply adds the managed-by marker to those without it (adoption).';
 const ALERTS_COMMENT = ' Alerts on monitors this config does not manage (other types, e.g. HTTP made in the web UI).';
 
-/** Strings a YAML 1.1 reader (and many people) would take for booleans or null: always quoted. */
-const AMBIGUOUS = /^(?:y|n|yes|no|true|false|on|off|null|~)$/i;
 /** A collection of scalars at most this long is written on one line. */
 const FLOW_MAX = 72;
 
@@ -162,8 +160,9 @@ function render(body: Fields, schemaPath: string, header: string[]): string {
   visit(doc, {
     Scalar(_key, node) {
       // Text that acts on a terminal is double-quoted, where escapeControl's \uXXXX below is YAML's own
-      // escape: the file reads back as the same data and is safe to print.
-      if (typeof node.value === 'string' && (AMBIGUOUS.test(node.value) || escapeControl(node.value) !== node.value)) node.type = Scalar.QUOTE_DOUBLE;
+      // escape: the file reads back as the same data and is safe to print. (fmt keeps the quotes of
+      // text over lines or with tabs; other text it writes plain where YAML allows, quoted where not.)
+      if (typeof node.value === 'string' && escapeControl(node.value) !== node.value) node.type = Scalar.QUOTE_DOUBLE;
     },
     Seq(_key, node) {
       if (node.items.every(isScalar) && flowLength(node.items.map((s) => (s as Scalar).value)) <= FLOW_MAX) node.flow = true;
@@ -176,21 +175,24 @@ function render(body: Fields, schemaPath: string, header: string[]): string {
       }
     },
   });
-  const text = doc.toString({ lineWidth: 0, indentSeq: true });
-  const comments = [`# yaml-language-server: $schema=${schemaPath}`, ...header.map((h) => `#${h}`)];
+  const comments = [` yaml-language-server: $schema=${schemaPath}`, ...header];
   // Escaped after fmt's rewrite (which writes what it decoded): such strings stay double-quoted, where \uXXXX is YAML's own.
-  return escapeControl(inFmtStyle(`${comments.join('\n')}\n${text}`));
+  return escapeControl(inFmtStyle(doc, comments.join('\n')));
 }
 
 /**
- * The text as `monsync fmt` writes it: fmt is the one writer of the files' style (key order,
+ * The document as `monsync fmt` writes it: fmt is the one writer of the files' style (key order,
  * quotes, flow spacing), so an exported directory passes `fmt --check` as it is written. Export
- * chooses only what fmt keeps as written: flow or block, blank lines, comments.
+ * chooses only what fmt keeps as written: flow or block, blank lines, comments. fmt lays out the
+ * document built here directly (no text printed and parsed again, no read-back check: see
+ * formatBuiltDocument); test/export/fmt-equality.test.ts holds the result equal to fmt's rewrite.
  */
-function inFmtStyle(text: string): string {
-  const result = formatConfigText(text, { shape: packageConfigShape(), file: MAIN_FILE });
-  if (!result.ok) throw new Error(`export wrote YAML that fmt refuses: ${result.diagnostics.map((d) => d.message).join('; ')}`);
-  return result.text;
+function inFmtStyle(doc: Document, header: string): string {
+  try {
+    return formatBuiltDocument(doc, { shape: packageConfigShape(), header });
+  } catch (err) {
+    throw new Error(`export built YAML that fmt cannot write: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 function flowLength(values: unknown[]): number {

@@ -250,4 +250,19 @@ describe('exportConfig with text that acts on a terminal', () => {
     expect(doc.monitors[0].meta).toEqual({ [`k${H}`]: `v${H}` });
     expect(doc.monitors[0].alerts[0].subject_init).toBe(`down ${H}`);
   });
+
+  it('writes text whose only unsafe character is invisible or a direction mark escaped in double quotes, so it reads back unchanged', () => {
+    const l = live({ monitors: [monitor({ id: 'm1', label: 'zero\u200bwidth', custom_subject: '\ufeffbom', meta: { note: 'a\u202eb', 'managed-by': 'monsync' } })] });
+    const text = only(exportConfig(l, OPTS));
+    expect(text).toContain('label: "zero\\u200bwidth"');
+    const doc = parse(text);
+    expect([doc.monitors[0].label, doc.defaults.monitor.custom_subject, doc.monitors[0].meta.note]).toEqual(['zero\u200bwidth', '\ufeffbom', 'a\u202eb']);
+  });
+
+  it('writes a meta key "<<" quoted, as text: plain it would be a merge key', () => {
+    const l = live({ monitors: [monitor({ id: 'm1', label: 'mx', meta: { '<<': 'x', 'managed-by': 'monsync' } })] });
+    const text = only(exportConfig(l, OPTS));
+    expect(text).toContain('meta: { "<<": x }');
+    expect(parse(text).monitors[0].meta).toEqual({ '<<': 'x' });
+  });
 });

@@ -369,6 +369,13 @@ describe('scalars', () => {
       lines('version: 1', 'monitors:', '  - label: a', '    ip_address: "x\\ny"', '    custom_subject: "a\\tb"', '    custom_body: |', '      line one', '      line two'),
     );
   });
+
+  it('keeps double quotes on text holding an invisible or direction character, plain text unquoted', async () => {
+    const text = lines('version: 1', 'monitors:', '  - label: "a\\u200bb"', '    custom_subject: "x\\u202ey"', '    custom_body: "plain"');
+    const out = await formatted(text);
+    expect(out).toBe(lines('version: 1', 'monitors:', '  - label: "a\u200bb"', '    custom_subject: "x\u202ey"', '    custom_body: plain'));
+    expect(await loaded({ 'a.yaml': out })).toEqual(await loaded({ 'a.yaml': text }));
+  });
 });
 
 describe('layout', () => {

@@ -12,14 +12,16 @@
  * travels with it; one below the last item of a level stays there; the comment block at the top of
  * the file, modeline included, stays at the top), anchors, aliases and merge keys, flow (`[a, b]`)
  * or block style of each collection (but a flow collection with comments inside becomes block),
- * block scalars, multi-line and tab-holding quoted text, the order of list items and of `meta`
- * keys, a byte-order mark (the CLI's part) and CRLF line ends.
+ * block scalars, multi-line and tab-holding quoted text, double-quoted text holding characters that
+ * act on a terminal (`escapeControl`), the order of list items and of `meta` keys, a byte-order mark
+ * (the CLI's part) and CRLF line ends.
  *
  * The result is checked before it is returned: it must parse, hold exactly the data of the input
  * and every one of its comments. Anything the layout cannot express is refused, never guessed.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Lexer, Schema, isCollection, isMap, isPair, isScalar, visit, type Document, type Node, type Pair, type Scalar, type ToStringOptions, type YAMLMap, type YAMLSeq } from 'yaml';
+import { escapeControl } from '../../util/safe-text.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { parseSource, toPlainData } from '../parse.js';
 import { resolveAliases, sortByShape } from './order.js';
@@ -60,14 +62,50 @@ export function formatConfigText(text: string, options: FormatOptions): FormatRe
   if (!before.data) return { ok: false, diagnostics: before.diagnostics };
   const doc = parsed.doc;
 
+  // Where the parser put comments and blank lines, from the source text; then the layout itself.
   const header = takeHeader(doc, text);
   keepFooterInPlace(doc, text);
   placeTrailingComments(doc, text);
   keepKeyLineComments(doc, text);
+  let out: string;
+  try {
+    out = printCanonical(doc, options.shape, header);
+  } catch (err) {
+    return fail(`cannot be formatted: ${err instanceof Error ? err.message : String(err)}; the file was left as it is`);
+  }
+  if (/\r\n/.test(text.slice(0, text.indexOf('\n') + 1))) out = out.replace(/\n/g, '\r\n');
+
+  // Already formatted (what CI checks most of the time): the same text holds the same data and comments.
+  if (out === text) return { ok: true, text };
+  const problem = lossOf(text, before.data, out, file);
+  if (problem) return fail(`formatting would ${problem}, so the file was left as it is (please report this as a bug)`);
+  return { ok: true, text: out };
+}
+
+/**
+ * fmt's layout of a document a program built itself (export), without a text to parse or to check
+ * against: the same steps and printer as `formatConfigText` but the ones that repair where the
+ * parser attached comments (a built document's comments sit on the nodes its builder put them on).
+ * `header` (the file's opening comment lines, `#` removed) goes above the first key, where
+ * formatConfigText puts a file's opening comment block.
+ *
+ * No read-back check: that check guards a person's file (comments moved by their written column,
+ * anchors and aliases, source forms of scalars) against a rewrite that loses any of it. A built
+ * document holds none of that, and the printer writes a scalar plain only when it reads back as the
+ * same value under the document's schema and YAML 1.1 (`schema.compat`). The caller's tests read
+ * its output back (export: test/export/roundtrip.test.ts) and hold it equal to formatConfigText's
+ * rewrite of itself (test/export/fmt-equality.test.ts). May throw on a node the printer cannot write.
+ */
+export function formatBuiltDocument(doc: Document, options: { shape: Shape; header?: string }): string {
+  return printCanonical(doc, options.shape, options.header);
+}
+
+/** The steps of the layout that depend on the document alone, and the printer: one writer of the style. */
+function printCanonical(doc: Document, shape: Shape, header: string | undefined): string {
   blockWhereCommented(doc);
   blankLinesBetweenItemsOnly(doc);
   plainScalars(doc);
-  sortByShape(doc.contents, options.shape, resolveAliases(doc), new Set());
+  sortByShape(doc.contents, shape, resolveAliases(doc), new Set());
   commentsAboveListItems(doc);
   if (header) putHeader(doc, header);
   padFlowMaps(doc);
@@ -79,19 +117,7 @@ export function formatConfigText(text: string, options: FormatOptions): FormatRe
     t.tag === MERGE_TAG ? { ...t, identify: (v: unknown) => typeof v === 'symbol' && v.description === '<<' } : t,
   );
   doc.schema.compat = YAML_11_TAGS;
-  let out: string;
-  try {
-    out = doc.toString(LAYOUT);
-  } catch (err) {
-    return fail(`cannot be formatted: ${err instanceof Error ? err.message : String(err)}; the file was left as it is`);
-  }
-  if (/\r\n/.test(text.slice(0, text.indexOf('\n') + 1))) out = out.replace(/\n/g, '\r\n');
-
-  // Already formatted (what CI checks most of the time): the same text holds the same data and comments.
-  if (out === text) return { ok: true, text };
-  const problem = lossOf(text, before.data, out, file);
-  if (problem) return fail(`formatting would ${problem}, so the file was left as it is (please report this as a bug)`);
-  return { ok: true, text: out };
+  return doc.toString(LAYOUT);
 }
 
 /**
@@ -325,6 +351,9 @@ function plainScalars(doc: Document): void {
         // Multi-line text keeps its block or quoted form: a plain scalar over lines is hard to read.
         // So does text with a tab, which reads as spaces when it is not written as "\t".
         if (/[\n\t]/.test(v) || BLOCK.has(node.type)) return;
+        // Double-quoted text with characters that act on a terminal or on text direction stays so:
+        // invisible in a plain scalar, and export writes them as `\uXXXX`, which only double quotes unescape.
+        if (node.type === 'QUOTE_DOUBLE' && escapeControl(v) !== v) return;
         node.type = 'PLAIN';
       } else if (typeof v === 'boolean' || (v === null && node.source)) {
         // `True`, `~`, `NULL`: the printer keeps the source text unless it is dropped.
