@@ -8,7 +8,7 @@
  *   `apply -json` in spirit): `{"type": ..., ...}`, see `JsonEvent`.
  */
 import type { ApplyResult, ChangeResult } from '../apply/execute.js';
-import { noChangesLine } from '../render/format.js';
+import { noChangesLine } from '../render/plan-words.js';
 import {
   renderApplyHeader,
   renderApplySummary,

@@ -6,7 +6,7 @@
 import pc from 'picocolors';
 import type { CheckStatus, DoctorReport } from '../ops/doctor.js';
 import { plural } from '../util/plural.js';
-import { safe } from './ops-format.js';
+import { safe } from './ops-words.js';
 
 const LABELS: Record<string, string> = {
   url: 'URL',

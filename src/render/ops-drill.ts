@@ -5,7 +5,7 @@
 import pc from 'picocolors';
 import { formatDuration } from '../ops/duration.js';
 import type { DrillAlert, DrillRecipient, DrillReport } from '../ops/drill.js';
-import { quoted, safe } from './ops-format.js';
+import { quoted, safe } from './ops-words.js';
 import { plural } from '../util/plural.js';
 
 type Colors = ReturnType<typeof pc.createColors>;

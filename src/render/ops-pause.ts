@@ -4,7 +4,7 @@
 import pc from 'picocolors';
 import { formatDuration } from '../ops/duration.js';
 import type { Outcome, PausedRow } from '../ops/pause.js';
-import { clockTime, quoted, safe } from './ops-format.js';
+import { clockTime, quoted, safe } from './ops-words.js';
 import { plural } from '../util/plural.js';
 
 export interface PauseLineOptions {

@@ -4,7 +4,7 @@
 import pc from 'picocolors';
 import type { WindowPauses } from '../ops/maintenance.js';
 import type { StatusReport, StatusRow } from '../ops/status.js';
-import { clockTime, quoted, safe, table, utcMinute } from './ops-format.js';
+import { clockTime, quoted, safe, table, utcMinute } from './ops-words.js';
 import { quote } from '../util/safe-text.js';
 import { plural } from '../util/plural.js';
 

@@ -34,7 +34,7 @@ import {
   renameHint,
   pairedByNote,
   leavesGroups,
-} from './format.js';
+} from './plan-words.js';
 
 export const PLAN_COMMENT_MARKER = '<!-- monsync-plan -->';
 

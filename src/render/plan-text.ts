@@ -30,7 +30,7 @@ import {
   renameHint,
   pairedByNote,
   leavesGroups,
-} from './format.js';
+} from './plan-words.js';
 
 export interface PlanTextOptions {
   color: boolean;

@@ -8,7 +8,7 @@
 import type { DayFigures, Figures } from '../ops/report-stats.js';
 import type { Report } from '../ops/report.js';
 import { escapeControl } from '../util/safe-text.js';
-import { TOP_OUTAGES, allOutages, count, day, dur, ms, pausedText, pct, periodLine, when } from './report-format.js';
+import { TOP_OUTAGES, allOutages, count, day, dur, ms, pausedText, pct, periodLine, when } from './report-words.js';
 
 export interface ReportHtmlOptions {
   outages?: boolean;

@@ -6,7 +6,7 @@
 import type { Figures } from '../ops/report-stats.js';
 import type { Report } from '../ops/report.js';
 import { mdCode, mdText } from './plan-markdown.js';
-import { AVAILABILITY_LEGEND, TOP_OUTAGES, allOutages, availabilityMark, count, dur, ms, pausedText, pct, periodLine, when } from './report-format.js';
+import { AVAILABILITY_LEGEND, TOP_OUTAGES, allOutages, availabilityMark, count, dur, ms, pausedText, pct, periodLine, when } from './report-words.js';
 
 export interface ReportMarkdownOptions {
   outages?: boolean;

@@ -8,8 +8,8 @@ import { buildChart } from '../ops/chart.js';
 import type { Figures } from '../ops/report-stats.js';
 import type { Report } from '../ops/report.js';
 import { BARS } from './ops-data.js';
-import { safe, table } from './ops-format.js';
-import { AVAILABILITY_LEGEND, NONE, TOP_OUTAGES, allOutages, availabilityMark, count, dur, ms, pausedText, pct, periodLine, when } from './report-format.js';
+import { safe, table } from './ops-words.js';
+import { AVAILABILITY_LEGEND, NONE, TOP_OUTAGES, allOutages, availabilityMark, count, dur, ms, pausedText, pct, periodLine, when } from './report-words.js';
 
 export interface ReportTextOptions {
   color: boolean;

@@ -5,7 +5,7 @@
 import { formatDuration } from '../ops/duration.js';
 import type { DayFigures } from '../ops/report-stats.js';
 import type { Report, ReportMonitor } from '../ops/report.js';
-import { formatMs, utcMinute } from './ops-format.js';
+import { formatMs, utcMinute } from './ops-words.js';
 
 export const NONE = '—';
 

@@ -1,5 +1,5 @@
 /**
- * Formatting shared by the plan renderers. Everything here is pure. User text (labels, subjects,
+ * The words shared by the plan renderers (plan-words: not "format", which names fmt's rewrite alone). Everything here is pure. User text (labels, subjects,
  * bodies) is untrusted: it is quoted or escaped so it cannot move the cursor, recolour a terminal,
  * reorder text with bidi controls, or break out of the Markdown it is placed in.
  */
