@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
 import type { StatusOptions } from './status-run.js';
 
 export function register(program: Command): void {
@@ -8,12 +8,13 @@ export function register(program: Command): void {
     .description('monitors with an active alert (exit 0: none, 3: some, 1: error); API v2 when MONSYNC_CLIENT_ID is set, else v1')
     .option('--all', 'list every monitor, not only those with an active alert')
     .option('--json', 'print a JSON object instead of the table');
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     examples: ['monsync status                # exit 3 when some alert is active', 'monsync status --all --json   # every monitor, for a script'],
     env: [...CONNECTION_ENV, 'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET', 'NO_COLOR'],
   }).action(async (opts: StatusOptions, self: Command) => {
     const [{ runStatus }, { processIo }] = await Promise.all([import('./status-run.js'), import('./output.js')]);
-    process.exitCode = await runStatus(opts, processIo(self));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runStatus(opts, io));
   });
 }

@@ -111,6 +111,25 @@ describe('choosing accounts', () => {
   });
 });
 
+describe('the operator commands', () => {
+  it('status is refused without a choice, and status --account production reads production alone', async () => {
+    expect((await cli(['status'])).code).toBe(2);
+    const r = await cli(['status', '--account', 'production', '--json']);
+    expect([0, 3]).toContain(r.code);
+    expect((await emus.production.control.requests()).length).toBeGreaterThan(0);
+    expect(await emus.staging.control.requests()).toEqual([]);
+    expect(await emus['customer-a'].control.requests()).toEqual([]);
+  });
+
+  it('status --all-accounts with a failing account still reads the others, and exits 1', async () => {
+    const r = await cli(['status', '--all-accounts'], { MONSYNC_STAGING_PASSWORD: 'wrong-password' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('=== account customer-a ===');
+    expect(r.stderr).toContain('Error: account staging: ');
+    expect((await emus['customer-a'].control.requests()).length).toBeGreaterThan(0);
+  });
+});
+
 describe('safety', () => {
   it('a pinned URL that MONSYNC_STAGING_URL contradicts stops the command before any request', async () => {
     await writeRepo(`\n      url: https://staging.example.net\n      username: ${USERNAME}`);
