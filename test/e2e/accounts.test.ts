@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildCli, PASSWORD, runCli, USERNAME } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { managed, state, Workspace, writes } from './support.js';
+import { alertSubjects, managed, state, Workspace, writes } from './support.js';
 
 const NAMES = ['staging', 'production', 'customer-a'] as const;
 type Name = (typeof NAMES)[number];
@@ -194,6 +194,32 @@ describe('safety', () => {
     expect(r.stderr).toMatch(/Accounts: staging done; production failed \(.*\); customer-a done/);
     expect(await labels('production', 'prod-team')).toEqual(['mx-common', 'mx-production']);
     expect(await labels('customer-a', 'e2e')).toEqual([]);
+  });
+});
+
+describe('reuse across files', () => {
+  const STANDARDS = 'version: 1\ntemplates:\n  alert_sets:\n    standard:\n      - subject_init: mail down\n        subject_term: mail up\n';
+  const using = (label: string, extra = '') => `version: 1\nmonitors:\n  - label: ${label}\n    ip_address: ${label}.example.com\n    alert_set: standard\n${extra}`;
+
+  it('an alert set in common/ used by staging/ and production/ files gives both accounts its alert', async () => {
+    await ws.write('common/standards.yaml', STANDARDS);
+    await ws.write('staging/extra.yaml', using('mx-staging'));
+    await ws.write('production/extra.yaml', using('mx-production'));
+    const r = await cli(['apply', '--account', 'staging', '--account', 'production', '--auto-approve']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(alertSubjects(await state(emus.staging), 'mx-staging')).toEqual(['mail down']);
+    expect(alertSubjects(await state(emus.production), 'mx-production')).toEqual(['mail down']);
+  });
+
+  it('a clash with the shared set is reported at the definition and at the use, exactly, and nothing is sent', async () => {
+    await ws.write('common/standards.yaml', STANDARDS);
+    await ws.write('production/extra.yaml', using('mx-production', '    alerts:\n      - subject_init: mail down\n        subject_term: back\n'));
+    const r = await cli(['plan', '--account', 'production']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'common/standards.yaml:5:23: monitor "mx-production" already has an alert with subject_init "mail down" (at production/extra.yaml:7:23); subject_init identifies an alert on its monitor (alert set "standard", used at production/extra.yaml:5:16)',
+    );
+    expect(await writes(emus.production)).toEqual([]);
   });
 });
 
