@@ -111,6 +111,19 @@ describe('choosing accounts', () => {
   });
 });
 
+describe('validate', () => {
+  it("validates each declared account's files with its own variables, offline, and fails when one is invalid", async () => {
+    const ok = await cli(['validate']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('Account staging:\nValid: 3 files, 2 monitors, 0 alerts, 0 groups.\nAccount production:\nValid: 3 files, 2 monitors, 0 alerts, 0 groups.\nAccount customer-a:\nValid: 2 files, 1 monitor, 0 alerts, 0 groups.\n');
+    await ws.write('production/extra.yaml', 'version: 1\nmonitors:\n  - label: mx-production\n    ip_address: prod.example.com\n    timer: 7\n');
+    const bad = await cli(['validate']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('production/extra.yaml:5:12');
+    for (const n of NAMES) expect(await emus[n].control.requests()).toEqual([]);
+  });
+});
+
 describe('the operator commands', () => {
   it('status is refused without a choice, and status --account production reads production alone', async () => {
     expect((await cli(['status'])).code).toBe(2);
