@@ -70,6 +70,9 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
   return 0;
 }
 
+/** Accounts planned at once by `plan --all-accounts`: each holds its own connections (16 requests at most). */
+const ACCOUNTS_AT_ONCE = 4;
+
 /**
  * Several accounts, one review: each planned in declaration order, one account's failure reported
  * in its place without stopping the others'; exit 1 if any failed, else (with --detailed-exitcode)
@@ -83,9 +86,11 @@ async function planAccounts(paths: string[], accounts: DeclaredAccount[], opts: 
     import('../workflow/apply.js'),
     import('../util/redact.js'),
   ]);
-  const results: AccountPlan[] = [];
-  for (const account of accounts) {
-    io.err(`Account ${account.name}:\n`);
+  // Accounts are read a few at a time (a hundred customers must not take a hundred reads in a row);
+  // each one's progress is held and printed whole, in declaration order, so logs never interleave.
+  const planOne = async (account: DeclaredAccount): Promise<{ result: AccountPlan; log: string }> => {
+    let log = `Account ${account.name}:\n`;
+    const held: CommandIo = { ...io, err: (text: string) => void (log += text), errTerminal: false };
     try {
       const { plan, live } = await planFlow(async () => connect(opts, io.env, { account }), {
         account,
@@ -93,17 +98,34 @@ async function planAccounts(paths: string[], accounts: DeclaredAccount[], opts: 
         prune: opts.prune,
         targets: opts.target,
         strict: opts.strict,
-        onProgress: printProgress(io),
+        onProgress: printProgress(held),
         fingerprint: format !== 'text',
       });
       const needsForce = !checkDeletes(plan, managedCount(live, plan.options.owner), {}).ok;
-      results.push({ account: account.name, plan, needsForce });
+      return { result: { account: account.name, plan, needsForce }, log };
     } catch (err) {
       if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
       const lines = [err.message, ...(err instanceof UserError ? err.details : [])].map(redact);
-      io.err(`Error: ${lines[0]!.startsWith(`account ${account.name}`) ? '' : `account ${account.name}: `}${lines.join('\n')}\n`);
-      results.push({ account: account.name, error: lines });
+      log += `Error: ${lines[0]!.startsWith(`account ${account.name}`) ? '' : `account ${account.name}: `}${lines.join('\n')}\n`;
+      return { result: { account: account.name, error: lines }, log };
     }
+  };
+  const running: Promise<{ result: AccountPlan; log: string }>[] = [];
+  let next = 0;
+  const startNext = () => {
+    if (next >= accounts.length) return;
+    const planning = planOne(accounts[next++]!);
+    // Awaited in order below; a bug's rejection must not be reported as unhandled before its turn.
+    planning.catch(() => undefined);
+    running.push(planning);
+  };
+  for (let i = 0; i < ACCOUNTS_AT_ONCE; i++) startNext();
+  const results: AccountPlan[] = [];
+  for (let i = 0; i < accounts.length; i++) {
+    const { result, log } = await running[i]!;
+    startNext();
+    io.err(log);
+    results.push(result);
   }
   const render = await import('../render/plan-accounts.js');
   const text =

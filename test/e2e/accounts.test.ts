@@ -5,7 +5,7 @@
  * one failing account hides none of the others.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildCli, PASSWORD, runCli, USERNAME } from '../helpers/cli.js';
+import { buildCli, PASSWORD, runCli, startCli, USERNAME } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { alertSubjects, managed, state, Workspace, writes } from './support.js';
 
@@ -237,6 +237,28 @@ describe('reuse across files', () => {
 });
 
 describe('one review', () => {
+  it('plan --all-accounts reads the accounts side by side: a slow first account does not hold the others back, and the log stays in declaration order', async () => {
+    await emus.staging.control.faults({ latency_ms: 6000 });
+    try {
+      const run = startCli(['plan', '--all-accounts'], { url: 'http://127.0.0.1:9', cwd: ws.dir, env: accountEnv() });
+      let finished = false;
+      void run.done.then(() => (finished = true));
+      // Read one after the other, customer-a would get its first request only after staging's 6 s answers.
+      let seen = false;
+      for (let i = 0; i < 80 && !seen && !finished; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        seen = (await emus['customer-a'].control.requests()).length > 0;
+      }
+      expect({ seen, finished }).toEqual({ seen: true, finished: false });
+      const r = await run.done;
+      expect(r.code, r.stderr).toBe(0);
+      const order = NAMES.map((n) => r.stderr.indexOf(`Account ${n}:`));
+      expect(order[0]! < order[1]! && order[1]! < order[2]!, r.stderr).toBe(true);
+    } finally {
+      await emus.staging.control.clearFaults();
+    }
+  }, 60_000);
+
   it('plan --all-accounts --detailed-exitcode exits 2 when any account has changes, 0 when none has', async () => {
     await cli(['apply', '--account', 'staging', '--account', 'customer-a', '--auto-approve']);
     const r = await cli(['plan', '--all-accounts', '--detailed-exitcode']);
