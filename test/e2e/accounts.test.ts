@@ -134,6 +134,17 @@ describe('the operator commands', () => {
     expect(await emus['customer-a'].control.requests()).toEqual([]);
   });
 
+  it('export --account production exports what production holds, read from production alone', async () => {
+    await cli(['apply', '--account', 'production', '--auto-approve']);
+    await emus.production.control.clearRequests();
+    const r = await cli(['export', '--account', 'production', '--owner', 'prod-team', '--match', 'mx-*']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('label: mx-production');
+    expect(r.stdout).not.toContain('mx-staging');
+    expect(await emus.staging.control.requests()).toEqual([]);
+    expect(await emus['customer-a'].control.requests()).toEqual([]);
+  });
+
   it('status --all-accounts with a failing account still reads the others, and exits 1', async () => {
     const r = await cli(['status', '--all-accounts'], { MONSYNC_STAGING_PASSWORD: 'wrong-password' });
     expect(r.code).toBe(1);
