@@ -23,12 +23,74 @@ export interface ConnectChoices {
   concurrency?: number;
   /** An OAuth client without v1 credentials will do (`monsync status` on API v2). */
   oauthSuffices?: boolean;
+  /** A declared account (docs/accounts.md): its credentials from its own variables, its pins checked first. */
+  account?: AccountConnection;
+}
+
+/** What connecting to a declared account needs (src/config/accounts.ts makes it). */
+export interface AccountConnection {
+  name: string;
+  /** `MONSYNC_<NAME>_`: its URL, credentials and client from `<prefix>URL`, `<prefix>USERNAME`... */
+  envPrefix: string;
+  /** Pins: a different URL or v1 login stops the command before any request. */
+  url?: string;
+  username?: string;
+}
+
+/** The variables an account takes from its own prefix instead of `MONSYNC_`. */
+const ACCOUNT_VARIABLES = ['URL', 'USERNAME', 'PASSWORD', 'CLIENT_ID', 'CLIENT_SECRET'] as const;
+
+/**
+ * The environment as the client reads it, for an account: `MONSYNC_URL` and the credentials come
+ * from the account's own variables only (never the plain ones: a forgotten secret must not send
+ * staging's configuration to whatever MONSYNC_URL points at).
+ */
+export function accountEnv(env: Env, account: AccountConnection): Env {
+  const out: Env = { ...env };
+  for (const v of ACCOUNT_VARIABLES) out[`MONSYNC_${v}`] = env[`${account.envPrefix}${v}`];
+  return out;
+}
+
+/** Comparable form of a URL: no trailing slash, lower-case scheme and host. */
+function sameUrl(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      const p = new URL(u);
+      return `${p.protocol}//${p.host}${p.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return u.replace(/\/+$/, '');
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+/**
+ * The pins of an account against where its variables point, before any request: null when they
+ * agree, else the refusal ("account production expects URL as LOGIN; MONSYNC_PRODUCTION_URL points at ...").
+ */
+export function pinMismatch(account: AccountConnection, env: Env, urlFlag?: string): string | null {
+  const urlVar = urlFlag !== undefined ? '--url' : `${account.envPrefix}URL`;
+  const url = urlFlag ?? env[`${account.envPrefix}URL`];
+  const username = env[`${account.envPrefix}USERNAME`];
+  const wrong: string[] = [];
+  if (account.url !== undefined && url !== undefined && url.trim() !== '' && !sameUrl(url, account.url)) wrong.push(`${urlVar} points at ${url}`);
+  if (account.username !== undefined && username !== undefined && username.trim() !== '' && username !== account.username) {
+    wrong.push(`${account.envPrefix}USERNAME is ${username}`);
+  }
+  if (wrong.length === 0) return null;
+  const expects = [account.url, account.username !== undefined ? `as ${account.username}` : undefined].filter(Boolean).join(' ');
+  return `account ${account.name} expects ${expects}; ${wrong.join(' and ')}; nothing was sent`;
 }
 
 export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoices = {}): MonitoringClient {
+  const { account } = choices;
+  if (account) {
+    const mismatch = pinMismatch(account, env, opts.url);
+    if (mismatch !== null) throw new UserError(mismatch);
+  }
   try {
     return new MonitoringClient(
-      clientOptionsFromEnv(env, {
+      clientOptionsFromEnv(account ? accountEnv(env, account) : env, {
         ...(opts.url !== undefined && { url: opts.url }),
         ...(opts.timeout !== undefined && { timeoutMs: timeoutSeconds(opts.timeout) * 1000 }),
         ...(choices.concurrency !== undefined && { concurrency: choices.concurrency }),
@@ -37,7 +99,11 @@ export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoic
     );
   } catch (err) {
     // A configuration problem carries no method or path worth showing: the plain message.
-    if (err instanceof ApiError && err.kind === 'config') throw new UserError(err.message.replace(/ \(\S+ \S*\)$/, ''));
+    if (err instanceof ApiError && err.kind === 'config') {
+      const message = err.message.replace(/ \(\S+ \S*\)$/, '');
+      // The variables the account reads, named as the user must set them.
+      throw new UserError(account ? `account ${account.name}: ${message.replace(/\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/g, `${account.envPrefix}$1`)}` : message);
+    }
     throw err;
   }
 }

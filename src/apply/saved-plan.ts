@@ -107,7 +107,8 @@ export function proveSavedPlan(saved: Plan, desired: DesiredState, live: LiveSta
   let again: Plan;
   try {
     const made = diff(desired, live, { prune: saved.options.prune, targets: saved.options.targets, target: saved.target, now: new Date(saved.created_at) });
-    again = { ...made, checks: runChecks(desired, live) };
+    // The account is not the planner's to know: the caller checked it against the one chosen.
+    again = { ...made, ...(saved.account !== undefined ? { account: saved.account } : {}), checks: runChecks(desired, live) };
   } catch (err) {
     // A desired state monsync could not have saved (the planner stops on it, or trips over it).
     return refused(`planning it again fails: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
@@ -174,6 +175,7 @@ const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every
 function planProblem(p: Record<string, unknown>): string | null {
   if (!isString(p.created_at)) return 'created_at must be a string';
   if (!isString(p.target)) return 'target must be a string';
+  if (p.account !== undefined && !isString(p.account)) return 'account must be a string';
   if (!isStringArray(p.files)) return 'files must be a list of strings';
   const o = p.options;
   if (!isObject(o) || typeof o.prune !== 'boolean' || !isStringArray(o.targets) || !isString(o.owner) || o.owner === '') {

@@ -124,11 +124,14 @@ export function renderConfigSchema(committed: unknown): JsonObject {
         monitor: withProperties(obj(defaultsProps.monitor, 'defaults.monitor'), monitorProperties()),
         alert: withProperties(obj(defaultsProps.alert, 'defaults.alert'), alertBody()),
       }),
+      ...(top.templates !== undefined ? { templates: templatesSchema(obj(top.templates, 'templates'), alertItemProps) } : {}),
       monitors: {
         ...monitors,
         items: withProperties(monitorItem, {
           label: monitorProps.label ?? null,
           previous_labels: monitorProps.previous_labels ?? null,
+          ...(monitorProps.template !== undefined ? { template: monitorProps.template } : {}),
+          ...(monitorProps.alert_set !== undefined ? { alert_set: monitorProps.alert_set } : {}),
           ...monitorProperties(),
           disable_checks: disableChecks(monitorProps.disable_checks, 'monitors.items.disable_checks'),
           alerts: { ...nested, items: withProperties(nestedItem, alertItemProps({}, nestedProps, 'monitors.items.alerts.items')) },
@@ -147,6 +150,23 @@ export function renderConfigSchema(committed: unknown): JsonObject {
       },
     },
   };
+}
+
+/** `templates`: monitor templates take the monitor fields, alert sets lists of alerts as under a monitor. */
+function templatesSchema(templates: JsonObject, alertItemProps: (before: JsonObject, old: JsonObject, where: string) => JsonObject): JsonObject {
+  const props = obj(templates.properties, 'templates.properties');
+  const monitorsNode = obj(props.monitors, 'templates.monitors');
+  const [mPattern, mItem] = Object.entries(obj(monitorsNode.patternProperties, 'templates.monitors.patternProperties'))[0]!;
+  const setsNode = obj(props.alert_sets, 'templates.alert_sets');
+  const [sPattern, sList] = Object.entries(obj(setsNode.patternProperties, 'templates.alert_sets.patternProperties'))[0]!;
+  const list = obj(sList, 'templates.alert_sets list');
+  const item = obj(list.items, 'templates.alert_sets items');
+  const itemProps = obj(item.properties, 'templates.alert_sets items.properties');
+  return withProperties(templates, {
+    ...props,
+    monitors: { ...monitorsNode, patternProperties: { [mPattern]: withProperties(obj(mItem, 'templates.monitors item'), monitorProperties()) } },
+    alert_sets: { ...setsNode, patternProperties: { [sPattern]: { ...list, items: withProperties(item, alertItemProps({}, itemProps, 'templates.alert_sets.items')) } } },
+  });
 }
 
 /** The file's text: two-space JSON and a final newline, as committed. */

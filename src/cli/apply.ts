@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ApplyOptions } from './apply-run.js';
-import { addConnectionOptions, addHelpFooter, collect, CONFIG_PATHS, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, collect, CONFIG_PATHS, CONNECTION_ENV } from './common.js';
 
 export function register(program: Command): void {
   const cmd = program
@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .option('--plan <file>', 'apply a plan saved by `monsync plan --out` (refused if the account changed since)')
     .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
     .option('--parallelism <n>', 'API calls in flight at once', '8')
-    .option('--max-deletes <n>', 'refuse plans deleting more than this (default: 10, or 30% of managed resources when larger)')
+    .option('--max-deletes <n>', 'refuse plans deleting more than this, per account (default: 10, or 30% of managed resources when larger)')
     .option('--force', 'apply even when the plan deletes more than --max-deletes')
     .option('--target <glob>', 'limit the plan to matching labels / group names (repeatable)', collect)
     .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
@@ -18,6 +18,7 @@ export function register(program: Command): void {
     .option('--json', 'one JSON object per line on stdout (the plan, each change, the summary, the check); needs --auto-approve')
 
     .option('--verify', "then wait for each created or changed monitor's first round trip (up to timer + ttl + 60 s); exit 1 if one never completes");
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: [
@@ -32,6 +33,7 @@ export function register(program: Command): void {
       'monsync apply monitoring/ --auto-approve           # in CI (no terminal to ask on)',
       'monsync apply --plan plan.json --auto-approve      # exactly a plan saved by plan --out',
       'monsync apply monitoring/ --auto-approve --verify  # then wait for each new monitor\'s first round trip',
+      'monsync apply --all-accounts --auto-approve        # each declared account in turn, staging first',
     ],
     env: [...CONNECTION_ENV, 'MONSYNC_VERIFY_POLL_MS', '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: ApplyOptions, self: Command) => {

@@ -17,6 +17,13 @@ export function addConnectionOptions(cmd: Command): Command {
   );
 }
 
+/** `--account NAME` (repeatable) and `--all-accounts`: which declared accounts (docs/accounts.md) a command works on. */
+export function addAccountOptions(cmd: Command): Command {
+  return cmd
+    .option('--account <name>', 'a declared account (settings.accounts) to work on (repeatable); needed when the configuration declares accounts', collect)
+    .option('--all-accounts', 'every declared account, in declaration order');
+}
+
 /**
  * Colour only where a person is looking: never when NO_COLOR is set or --no-color given, and only
  * on a terminal unless FORCE_COLOR asks otherwise.
@@ -60,12 +67,20 @@ const ENVIRONMENT = {
   '${VAR}': 'in configuration values: the variable (${VAR:-default})',
   NO_COLOR: 'no colour (as --no-color)',
   MONSYNC_COMMIT: 'the commit a Markdown plan names (before CI_COMMIT_SHA, GITHUB_SHA, git)',
+  'MONSYNC_<NAME>_URL, _USERNAME, _PASSWORD, _CLIENT_ID, _CLIENT_SECRET': 'a declared account\'s own URL and credentials (--account NAME)',
 } as const;
 
 export type EnvironmentEntry = keyof typeof ENVIRONMENT;
 
 /** What every command that talks to the service reads (status and doctor read the v2 client too). */
-export const CONNECTION_ENV: EnvironmentEntry[] = ['MONSYNC_URL', 'MONSYNC_USERNAME, MONSYNC_PASSWORD', 'MONSYNC_DEADLINE', 'MONSYNC_LOG, MONSYNC_LOG_FILE', 'NODE_EXTRA_CA_CERTS'];
+export const CONNECTION_ENV: EnvironmentEntry[] = [
+  'MONSYNC_URL',
+  'MONSYNC_USERNAME, MONSYNC_PASSWORD',
+  'MONSYNC_<NAME>_URL, _USERNAME, _PASSWORD, _CLIENT_ID, _CLIENT_SECRET',
+  'MONSYNC_DEADLINE',
+  'MONSYNC_LOG, MONSYNC_LOG_FILE',
+  'NODE_EXTRA_CA_CERTS',
+];
 
 export interface HelpFooter {
   /** Paragraph lines shown first. */

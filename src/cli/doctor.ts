@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
 import type { DoctorOptions } from './doctor-run.js';
 
 export function register(program: Command): void {
@@ -10,12 +10,13 @@ export function register(program: Command): void {
     )
     .argument('[paths...]', 'configuration files or directories to check against the account (optional)')
     .option('--json', 'print a JSON object instead of the report');
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     examples: ['monsync doctor               # the URL, credentials, clock and account', 'monsync doctor monitoring/   # and the configuration against the account'],
     env: [...CONNECTION_ENV, 'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET', '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: DoctorOptions, self: Command) => {
     const [{ runDoctorCommand }, { processIo }] = await Promise.all([import('./doctor-run.js'), import('./output.js')]);
-    process.exitCode = await runDoctorCommand(paths, opts, processIo(self));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (io, account) => runDoctorCommand(account ? account.paths : paths, opts, io));
   });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_OWNER } from '../model/live.js';
-import { addConnectionOptions, addHelpFooter, collect, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, collect, CONNECTION_ENV } from './common.js';
 import type { ExportOptions } from './export-run.js';
 
 export function register(program: Command): void {
@@ -11,6 +11,7 @@ export function register(program: Command): void {
     .option('--match <glob>', 'only monitors / groups whose label / name matches (repeatable)', collect)
     .option('--owner <name>', 'settings.owner of the exported config: the value of the managed-by marker', DEFAULT_OWNER)
     .option('--force', 'overwrite files that already exist');
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     examples: [
@@ -20,6 +21,6 @@ export function register(program: Command): void {
     env: CONNECTION_ENV,
   }).action(async (opts: ExportOptions, self: Command) => {
     const [{ runExport }, { processIo }] = await Promise.all([import('./export-run.js'), import('./output.js')]);
-    process.exitCode = await runExport(opts, processIo(self));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runExport(opts, io));
   });
 }

@@ -2,7 +2,7 @@
  * `monsync pause`, `resume` and `paused`: alerting on and off by label (API 4.6).
  */
 import type { Command } from 'commander';
-import { addConnectionOptions, addHelpFooter, collect, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, collect, CONNECTION_ENV } from './common.js';
 import type { PauseOptions, PausedOptions, ResumeOptions } from './pause-run.js';
 
 export function register(program: Command): void {
@@ -14,13 +14,14 @@ export function register(program: Command): void {
     .option('--alert <monitor:subject>', "one alert: the monitor's label and the alert's trigger subject (repeatable)", collect)
     .option('--all', 'every alert of the account (slow on the real service beyond ~50 alerts)')
     .requiredOption('--for <duration>', '(required) how long: 90s, 30m, 2h, 1d, 1h30m; a bare number is seconds');
+  addAccountOptions(pause);
   addConnectionOptions(pause);
   addHelpFooter(pause, {
     examples: ['monsync pause --monitor mx-eu-1 --for 30m', "monsync pause --alert 'mx-eu-1:mx-eu-1 is DOWN' --for 2h"],
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (opts: PauseOptions, self: Command) => {
     const [{ runPause }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
-    process.exitCode = await runPause(opts, processIo(self));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runPause(opts, io));
   });
 
   const resume = program
@@ -29,13 +30,14 @@ export function register(program: Command): void {
     .option('--monitor <label>', 'every alert of this monitor (repeatable)', collect)
     .option('--alert <monitor:subject>', "one alert: the monitor's label and the alert's trigger subject (repeatable)", collect)
     .option('--all', 'every pause of the account (slow on the real service beyond ~50 alerts)');
+  addAccountOptions(resume);
   addConnectionOptions(resume);
   addHelpFooter(resume, {
     examples: ['monsync resume --monitor mx-eu-1', 'monsync resume --all'],
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (opts: ResumeOptions, self: Command) => {
     const [{ runResume }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
-    process.exitCode = await runResume(opts, processIo(self));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runResume(opts, io));
   });
 
   const paused = program
@@ -43,12 +45,13 @@ export function register(program: Command): void {
     .description('list paused alerts and when each resumes; given the configuration, which maintenance window each pause comes from')
     .argument('[paths...]', 'configuration files or directories: name the maintenance window of each pause')
     .option('--json', 'print JSON instead of the list');
+  addAccountOptions(paused);
   addConnectionOptions(paused);
   addHelpFooter(paused, {
     examples: ['monsync paused              # each paused alert and when it resumes', 'monsync paused --json', 'monsync paused monitoring/  # and which maintenance window each comes from'],
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (paths: string[], opts: PausedOptions, self: Command) => {
     const [{ runPaused }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
-    process.exitCode = await runPaused(opts, processIo(self), paths);
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runPaused(opts, io, paths));
   });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addConnectionOptions, addHelpFooter, collect, CONFIG_PATHS, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, collect, CONFIG_PATHS, CONNECTION_ENV } from './common.js';
 import type { PlanOptions } from './plan-run.js';
 
 export function register(program: Command): void {
@@ -15,6 +15,7 @@ export function register(program: Command): void {
     .option('--prune', 'also delete unmanaged SMTP monitors and undeclared groups')
     .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
     .option('--commit <sha>', 'the commit the Markdown comment names (default: MONSYNC_COMMIT, CI_COMMIT_SHA, GITHUB_SHA or git rev-parse HEAD)');
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: ['A call to the service gives up after 60 s in all, retries included, or --timeout if longer (MONSYNC_DEADLINE=seconds).'],
@@ -22,6 +23,7 @@ export function register(program: Command): void {
       'monsync plan monitoring/                                       # what apply would do; sends nothing',
       'monsync plan monitoring/ --format markdown --detailed-exitcode  # in CI: a PR comment; exit 2 with changes',
       "monsync plan monitoring/ --target 'mx-eu-*' --out plan.json    # part of it, saved for apply --plan",
+      'monsync plan --all-accounts --format markdown                  # every declared account, one comment',
     ],
     env: [...CONNECTION_ENV, '${VAR}', 'NO_COLOR', 'MONSYNC_COMMIT'],
   }).action(async (paths: string[], opts: PlanOptions, self: Command) => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
 import type { StatusOptions } from './status-run.js';
 
 export function register(program: Command): void {
@@ -9,6 +9,7 @@ export function register(program: Command): void {
     .argument('[paths...]', 'configuration files or directories: also show the pauses each maintenance window made')
     .option('--all', 'list every monitor, not only those with an active alert')
     .option('--json', 'print a JSON object instead of the table');
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     examples: [
@@ -19,6 +20,6 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET', 'NO_COLOR'],
   }).action(async (paths: string[], opts: StatusOptions, self: Command) => {
     const [{ runStatus }, { processIo }] = await Promise.all([import('./status-run.js'), import('./output.js')]);
-    process.exitCode = await runStatus(opts, processIo(self), paths);
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runStatus(opts, io, paths));
   });
 }

@@ -2,6 +2,7 @@
 import { hostname } from 'node:os';
 import type { ConnectionOptions } from '../api/connect.js';
 import type { DesiredMonitor, DesiredState } from '../model/desired.js';
+import type { DeclaredAccount } from '../config/accounts.js';
 import { UsageError } from '../util/errors.js';
 import { matchesAny } from '../util/glob.js';
 import { parsePositiveInt } from './common.js';
@@ -26,6 +27,8 @@ export const EXIT_INCONCLUSIVE = 3;
 export interface TestRunExtras {
   /** Extra trusted CA certificates (PEM) for the servers' certificates; the CLI trusts Node's (NODE_EXTRA_CA_CERTS included). */
   ca?: string[];
+  /** A declared account (docs/accounts.md): its files' variables and owner. */
+  account?: DeclaredAccount;
 }
 
 export async function runTest(paths: string[], opts: TestOptions, io: CommandIo, extras: TestRunExtras = {}): Promise<number> {
@@ -49,6 +52,7 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
     const { planFlow } = await import('../workflow/plan.js');
     const flow = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env), {
       paths,
+      ...(extras.account ? { account: extras.account } : {}),
       targets: opts.target,
       onProgress: printProgress(io),
       fingerprint: false,
@@ -59,7 +63,7 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
     monitors = desired.monitors.filter((m) => changed.has(m.label));
   } else {
     const { loadDesired } = await import('../workflow/plan.js');
-    desired = await loadDesired(paths, printProgress(io));
+    desired = await loadDesired(paths, printProgress(io), extras.account);
     // As plan's --target: a label, or the name of a declared group the monitor is in.
     const targets = opts.target ?? [];
     const inGroups = new Set(desired.groups.filter((g) => matchesAny(targets, g.name)).flatMap((g) => g.monitors ?? []));

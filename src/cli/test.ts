@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addConnectionOptions, addHelpFooter, collect, CONFIG_PATHS, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, collect, CONFIG_PATHS, CONNECTION_ENV } from './common.js';
 import type { TestOptions } from './test-run.js';
 
 export function register(program: Command): void {
@@ -16,6 +16,7 @@ export function register(program: Command): void {
     .option('--step-timeout <seconds>', 'time limit of each step (a DNS query, the connection, each SMTP reply, the TLS handshake)', '10')
     .option('--smtp-port <n>', "connect to this port instead of each monitor's port (a tunnel or relay standing in for the servers)")
     .option('--mail-from <address>', 'the reverse path of MAIL FROM (default: the null sender <>)');
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: [
@@ -33,6 +34,6 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'MONSYNC_DNS_SERVERS', '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: TestOptions, self: Command) => {
     const [{ runTest }, { processIo }] = await Promise.all([import('./test-run.js'), import('./output.js')]);
-    process.exitCode = await runTest(paths, opts, processIo(self));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (io, account) => runTest(account ? account.paths : paths, opts, io, account ? { account } : {}));
   });
 }

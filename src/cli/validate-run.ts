@@ -2,6 +2,8 @@
  * `monsync validate`: an offline check of configuration files, 0 when valid, 1 after printing every
  * problem. The checks that need only the configuration run too (src/checks): their findings are
  * printed, and an error among them (with `strict`, a warning too) makes the configuration invalid.
+ * A configuration declaring accounts (docs/accounts.md) is validated account by account: each
+ * account's files with its own variables, under a line naming it; exit 1 if any is invalid.
  */
 import { plural } from '../util/plural.js';
 import type { CommandIo } from './output.js';
@@ -12,10 +14,22 @@ export interface ValidateOptions {
 }
 
 export async function runValidate(paths: string[], opts: ValidateOptions, io: CommandIo): Promise<number> {
+  const { readDeclaredAccounts } = await import('../config/accounts.js');
+  const declared = await readDeclaredAccounts(paths, io.cwd);
+  if (declared === null) return validateOne(paths, io.env, opts, io);
+  let code = 0;
+  for (const account of declared.accounts) {
+    io.out(`Account ${account.name}:\n`);
+    code = Math.max(code, await validateOne(account.paths, { ...io.env, ...account.vars }, opts, io));
+  }
+  return code;
+}
+
+async function validateOne(paths: string[], env: CommandIo['env'], opts: ValidateOptions, io: CommandIo): Promise<number> {
   const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
   const out = (line: string) => io.out(`${line}\n`);
   const err = (line: string) => io.err(`${line}\n`);
-  const result = await loadConfig(paths, { cwd: io.cwd, env: io.env });
+  const result = await loadConfig(paths, { cwd: io.cwd, env });
   if ('diagnostics' in result) {
     for (const line of formatDiagnosticLines(result.diagnostics)) err(line);
     const errors = result.diagnostics.filter((d) => d.severity !== 'warning');

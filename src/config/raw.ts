@@ -28,6 +28,10 @@ export interface RawAlert extends RawAlertFields {
 export interface RawMonitor extends RawMonitorFields {
   label: string;
   previous_labels?: string[];
+  /** templates.monitors name (resolve.ts). */
+  template?: string;
+  /** templates.alert_sets name (resolve.ts). */
+  alert_set?: string;
   disable_checks?: string[];
   alerts?: RawAlert[];
 }
@@ -67,10 +71,16 @@ export interface RawDefaults {
   alert?: RawAlertFields;
 }
 
+export interface RawTemplates {
+  monitors?: Record<string, RawMonitorFields>;
+  alert_sets?: Record<string, RawAlert[]>;
+}
+
 export interface RawFile {
   version: 1;
   settings?: RawSettings;
   defaults?: RawDefaults;
+  templates?: RawTemplates;
   monitors?: RawMonitor[];
   alerts?: RawAlert[];
   groups?: RawGroup[];

@@ -7,6 +7,7 @@
  */
 import { MONITOR_SPEC_FIELDS, type CheckLevel, type DesiredAlert, type DesiredMonitor, type MonitorSpec, type SourceRef } from '../model/desired.js';
 import { DEFAULT_OWNER } from '../model/live.js';
+import { closest } from '../util/suggest.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 import type { PathSegment, Positions } from './locate.js';
 import {
@@ -55,10 +56,16 @@ function copyOf<T>(list: readonly T[] | undefined): T[] {
   return list === undefined ? [] : list.slice();
 }
 
-/** One kind of default (`defaults.monitor` or `defaults.alert`) and where it was written. */
+/**
+ * One kind of default (`defaults.monitor` or `defaults.alert`) and where it was written. A monitor
+ * template is one layered over `defaults.monitor`: `values` merged, `own` its fields (at `ref`),
+ * `under` the defaults beneath it (where the other fields came from).
+ */
 interface ItemDefaults<T> {
   values: Partial<T> | undefined;
   ref: Ref | undefined;
+  own?: Partial<T>;
+  under?: ItemDefaults<T>;
 }
 
 /** The item's fields, in the order of `fields`, with the defaults under them. */
@@ -82,6 +89,10 @@ function mergeFields<T extends object>(item: T, defaults: ItemDefaults<T>, field
 /** Where a merged value was written: the item's own field, or the default's. */
 function fieldOrigin<T extends object>(item: T, itemRef: Ref, defaults: ItemDefaults<T>, field: keyof T & string): Ref | undefined {
   if (item[field] !== undefined) return { locator: itemRef.locator, path: [...itemRef.path, field] };
+  if (defaults.under !== undefined) {
+    if (defaults.own?.[field] !== undefined && defaults.ref) return { locator: defaults.ref.locator, path: [...defaults.ref.path, field] };
+    return fieldOrigin({} as T, itemRef, defaults.under, field);
+  }
   const { values, ref } = defaults;
   if (values?.[field] !== undefined && ref) return { locator: ref.locator, path: [...ref.path, field] };
   return undefined;
@@ -96,6 +107,17 @@ function fieldOrigin<T extends object>(item: T, itemRef: Ref, defaults: ItemDefa
  * Fields are `declare`d and set in the constructor: a class field of ES2022 is defined on each
  * instance before the constructor runs, one more step per field of 30,000 instances.
  */
+/** Which alert set an alert came from, and where a monitor said `alert_set: NAME`. */
+export interface AlertSetUse {
+  name: string;
+  use: Ref;
+}
+
+/** The note a message about a template's or alert set's part adds: where it is used, besides where it is written. */
+export function usedAtNote(what: string, use: Ref, from: string): string {
+  return ` (${what}, used at ${describeRef(valuePos(use), from)})`;
+}
+
 export class ResolvedAlert {
   declare readonly raw: RawAlert;
   /** The monitor's label: the top-level alert's `monitor`, or the owning monitor's `label`. */
@@ -107,6 +129,8 @@ export class ResolvedAlert {
   private declare readonly defaults: ItemDefaults<RawAlertFields>;
   /** The alert as the state holds it, defaults.alert merged (its timeout null only on a top-level alert or with an error). */
   declare readonly desired: DesiredAlert;
+  /** An alert of an alert set: where the set's alert is written (`locator` is that file) and the monitor that uses it. */
+  declare readonly fromSet: AlertSetUse | undefined;
 
   constructor(
     raw: RawAlert,
@@ -115,6 +139,7 @@ export class ResolvedAlert {
     monitorIndex: number,
     index: number,
     defaults: ItemDefaults<RawAlertFields>,
+    fromSet?: AlertSetUse,
   ) {
     this.raw = raw;
     this.monitor = monitor;
@@ -122,6 +147,7 @@ export class ResolvedAlert {
     this.monitorIndex = monitorIndex;
     this.index = index;
     this.defaults = defaults;
+    this.fromSet = fromSet;
     // The fields of ALERT_BODY_FIELDS one by one: the state's order of keys, and no object of
     // merged values per alert in between.
     const d = defaults.ref === undefined ? undefined : defaults.values;
@@ -157,6 +183,7 @@ export class ResolvedAlert {
   }
 
   private path(): PathSegment[] {
+    if (this.fromSet) return ['templates', 'alert_sets', this.fromSet.name, this.index];
     return this.topLevel ? ['alerts', this.index] : ['monitors', this.monitorIndex, 'alerts', this.index];
   }
 
@@ -167,6 +194,7 @@ export class ResolvedAlert {
 
   /** Where the monitor label was written: the top-level alert's `monitor`, or the owning monitor's `label`. */
   get monitorRef(): Ref {
+    if (this.fromSet) return { locator: this.fromSet.use.locator, path: [...this.fromSet.use.path.slice(0, -1), 'label'] };
     const path = this.topLevel ? ['alerts', this.index, 'monitor'] : ['monitors', this.monitorIndex, 'label'];
     return { locator: this.locator, path };
   }
@@ -183,16 +211,22 @@ export class ResolvedMonitor {
   /** The monitor as the state holds it, defaults.monitor merged (required fields missing only with an error). */
   declare readonly desired: DesiredMonitor;
 
+  /** The monitor template it took its fields from (`template: NAME`), when found. */
+  declare readonly template: string | undefined;
+
   constructor(
     raw: RawMonitor,
     locator: Positions,
     index: number,
     defaults: ItemDefaults<RawMonitorFields>,
     alertDefaults: ItemDefaults<RawAlertFields>,
+    shared?: { template?: ItemDefaults<RawMonitorFields>; alertSet?: { name: string; locator: Positions; alerts: RawAlert[] } },
   ) {
     this.raw = raw;
     this.locator = locator;
     this.index = index;
+    this.template = shared?.template ? raw.template : undefined;
+    if (shared?.template) defaults = layered(shared.template, defaults);
     this.defaults = defaults;
     const spec = mergeFields(raw, defaults, MONITOR_SPEC_FIELDS);
     // Default meta merged with the monitor's, key by key.
@@ -203,6 +237,11 @@ export class ResolvedMonitor {
     this.values = spec;
     // map, not push: a list grown by push keeps room for 16 or more alerts.
     const alerts = (raw.alerts ?? []).map((a, j) => new ResolvedAlert(a, raw.label, locator, index, j, alertDefaults));
+    const set = shared?.alertSet;
+    if (set) {
+      const use = { name: set.name, use: { locator, path: ['monitors', index, 'alert_set'] } };
+      for (let j = 0; j < set.alerts.length; j++) alerts.push(new ResolvedAlert(set.alerts[j]!, raw.label, set.locator, index, j, alertDefaults, use));
+    }
     this.alerts = alerts;
     this.desired = {
       label: raw.label,
@@ -222,6 +261,15 @@ export class ResolvedMonitor {
   origin(field: keyof RawMonitorFields & string): Ref | undefined {
     return fieldOrigin(this.raw, this.ref, this.defaults, field);
   }
+}
+
+/** A template over the defaults: its fields first, then the defaults' (meta merged key by key). */
+function layered(template: ItemDefaults<RawMonitorFields>, under: ItemDefaults<RawMonitorFields>): ItemDefaults<RawMonitorFields> {
+  const base = under.ref === undefined ? undefined : under.values;
+  const own = template.values ?? {};
+  const values: Partial<RawMonitorFields> = { ...(base ?? {}), ...own };
+  if (base?.meta !== undefined || own.meta !== undefined) values.meta = { ...(base?.meta ?? {}), ...(own.meta ?? {}) };
+  return { values, ref: template.ref, own, under };
 }
 
 export interface ResolvedGroup {
@@ -294,6 +342,48 @@ function defaultsOf(file: ValidFile | undefined): { monitor: ItemDefaults<RawMon
   };
 }
 
+interface Defined<T> {
+  values: T;
+  ref: Ref;
+}
+
+/**
+ * Every file's `templates`, by kind and name. A name defined twice is reported at the second
+ * definition, naming the first: which one a monitor meant cannot be told.
+ */
+function collectTemplates(files: readonly ValidFile[], diagnostics: Diagnostic[]): { monitorTemplates: Map<string, Defined<RawMonitorFields>>; alertSets: Map<string, Defined<RawAlert[]>> } {
+  const monitorTemplates = new Map<string, Defined<RawMonitorFields>>();
+  const alertSets = new Map<string, Defined<RawAlert[]>>();
+  const add = <T>(into: Map<string, Defined<T>>, what: string, kind: 'monitors' | 'alert_sets', file: ValidFile, entries: Record<string, T> | undefined) => {
+    for (const [name, values] of Object.entries(entries ?? {})) {
+      const ref: Ref = { locator: file.locator, path: ['templates', kind, name] };
+      const first = into.get(name);
+      if (first) {
+        const here = keyPos(ref);
+        diagnostics.push(diag(here.file, here, `${what} ${JSON.stringify(name)} is already defined at ${describeRef(keyPos(first.ref), here.file)}; define each name once`));
+      } else into.set(name, { values, ref });
+    }
+  };
+  for (const file of files) {
+    const t = file.data.templates;
+    if (t === undefined) continue;
+    add(monitorTemplates, 'monitor template', 'monitors', file, t.monitors);
+    add(alertSets, 'alert set', 'alert_sets', file, t.alert_sets);
+  }
+  return { monitorTemplates, alertSets };
+}
+
+/** The template a monitor names, or a problem at the name (with the closest defined one). */
+function found<T>(what: string, where: string, defined: Map<string, Defined<T>>, name: string, use: Ref, diagnostics: Diagnostic[]): Defined<T> | undefined {
+  const hit = defined.get(name);
+  if (hit) return hit;
+  const at = valuePos(use);
+  const near = closest(name, [...defined.keys()]);
+  const known = defined.size === 0 ? `no file defines ${where}` : `${where} defines ${[...defined.keys()].slice(0, 10).map((n) => JSON.stringify(n)).join(', ')}`;
+  diagnostics.push(diag(at.file, at, `no ${what} named ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; ${known}`));
+  return undefined;
+}
+
 export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const settingsFile = pickSingle(files, 'settings', diagnostics).file;
@@ -308,6 +398,8 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
   if (rawSettings.allowed_secret_variables !== undefined) settings.allowed_secret_variables = [...rawSettings.allowed_secret_variables];
   const shared = defaultsOf(picked.file);
 
+  const { monitorTemplates, alertSets } = collectTemplates(files, diagnostics);
+
   const monitors: ResolvedMonitor[] = [];
   const alerts: ResolvedAlert[] = [];
   const groups: ResolvedGroup[] = [];
@@ -319,7 +411,19 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
     const { monitor: monitorDefaults, alert: alertDefaults } = picked.differing.includes(file) ? defaultsOf(file) : shared;
     const fileMonitors = data.monitors ?? [];
     for (let i = 0; i < fileMonitors.length; i++) {
-      monitors.push(new ResolvedMonitor(fileMonitors[i]!, locator, i, monitorDefaults, alertDefaults));
+      const raw = fileMonitors[i]!;
+      if (raw.template === undefined && raw.alert_set === undefined) {
+        monitors.push(new ResolvedMonitor(raw, locator, i, monitorDefaults, alertDefaults));
+        continue;
+      }
+      const template = raw.template === undefined ? undefined : found('monitor template', 'templates.monitors', monitorTemplates, raw.template, { locator, path: ['monitors', i, 'template'] }, diagnostics);
+      const set = raw.alert_set === undefined ? undefined : found('alert set', 'templates.alert_sets', alertSets, raw.alert_set, { locator, path: ['monitors', i, 'alert_set'] }, diagnostics);
+      monitors.push(
+        new ResolvedMonitor(raw, locator, i, monitorDefaults, alertDefaults, {
+          ...(template ? { template: { values: template.values, ref: template.ref } } : {}),
+          ...(set ? { alertSet: { name: raw.alert_set!, locator: set.ref.locator, alerts: set.values } } : {}),
+        }),
+      );
     }
     const fileAlerts = data.alerts ?? [];
     for (let i = 0; i < fileAlerts.length; i++) {

@@ -9,7 +9,7 @@ import { REQUIRED_MONITOR_FIELDS, type SourceRef } from '../model/desired.js';
 import { diag, show, type Diagnostic } from './diagnostics.js';
 // One glob dialect for settings.ignore everywhere: the planner's.
 import { globMatch } from '../util/glob.js';
-import { describeRef, valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup, type ResolvedMonitor } from './resolve.js';
+import { describeRef, usedAtNote, valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup, type ResolvedMonitor } from './resolve.js';
 import { deliveryTargetProblem, testAccountProblem } from './service-values.js';
 import { timeZoneProblem } from './timezone.js';
 
@@ -34,6 +34,21 @@ interface Ctx {
   readonly labels: Map<string, ResolvedMonitor>;
   /** Labels of more than one monitor, or named by a top-level alert: see subjectOwner. */
   readonly sharedLabels: Set<string>;
+}
+
+/** Where an alert of an alert set is used, for a message at its definition; '' for any other alert. */
+function setNote(a: ResolvedAlert, from: string): string {
+  return a.fromSet ? usedAtNote(`alert set ${JSON.stringify(a.fromSet.name)}`, a.fromSet.use, from) : '';
+}
+
+/** A monitor's value from its template: the message at the template's field names the monitor's `template:` too. */
+function originNote(m: ResolvedMonitor, origin: Ref, from: string): string {
+  return m.template !== undefined && origin.path[0] === 'templates' ? usedAtNote(`monitor template ${JSON.stringify(m.template)}`, { locator: m.ref.locator, path: [...m.ref.path, 'template'] }, from) : '';
+}
+
+function fieldError(cx: Ctx, m: ResolvedMonitor, origin: Ref, problem: string): void {
+  const where = valuePos(origin);
+  error(cx, where, `${problem}${originNote(m, origin, where.file)}`);
 }
 
 function error(cx: Ctx, where: SourceRef, message: string): void {
@@ -125,22 +140,22 @@ function checkMonitors(cx: Ctx, monitors: readonly ResolvedMonitor[]): void {
     if (values.ip_address === undefined || values.test_account === undefined || values.timer === undefined || values.time_zone === undefined) {
       const missing = REQUIRED_MONITOR_FIELDS.filter((f) => values[f] === undefined);
       const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
-      error(cx, at(m.ref), `monitor ${JSON.stringify(label)} has no ${list}: set ${missing.length === 1 ? 'it' : 'them'} here or in defaults.monitor`);
+      error(cx, at(m.ref), `monitor ${JSON.stringify(label)} has no ${list}: set ${missing.length === 1 ? 'it' : 'them'} here${m.template !== undefined ? `, in template ${JSON.stringify(m.template)}` : ''} or in defaults.monitor`);
     }
     // What the service refuses that the schema lets through; a merged value has an origin: the
     // monitor's own field or the default's (a bad default is reported once, see load.ts).
     const ip = values.ip_address;
     const ipProblem = ip === undefined ? undefined : deliveryTargetProblem(ip);
-    if (ipProblem) error(cx, valuePos(m.origin('ip_address')!), ipProblem);
+    if (ipProblem) fieldError(cx, m, m.origin('ip_address')!, ipProblem);
     const account = values.test_account;
     const accountProblem = account === undefined ? undefined : testAccountProblem(account);
-    if (accountProblem) error(cx, valuePos(m.origin('test_account')!), accountProblem);
+    if (accountProblem) fieldError(cx, m, m.origin('test_account')!, accountProblem);
     const tz = values.time_zone;
     if (tz !== undefined) {
       let problem = zoneProblems.get(tz);
       if (problem === undefined && !zoneProblems.has(tz)) zoneProblems.set(tz, (problem = timeZoneProblem(tz)));
       // A merged value has an origin: the monitor's own field or the default's.
-      if (problem) error(cx, valuePos(m.origin('time_zone')!), problem);
+      if (problem) fieldError(cx, m, m.origin('time_zone')!, problem);
     }
   }
 }
@@ -254,11 +269,12 @@ function checkAlert(cx: Ctx, subjects: Subjects, a: ResolvedAlert, owner: Resolv
   const first = subjectOwner(subjects, a.monitor, a.raw.subject_init, owner, a);
   if (first) {
     const here = subjectAt(a);
-    error(cx, here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}); subject_init identifies an alert on its monitor`);
+    error(cx, here, `monitor ${JSON.stringify(a.monitor)} already has an alert with subject_init ${JSON.stringify(a.raw.subject_init)} (at ${describeRef(subjectAt(first), here.file)}${first.fromSet ? `, from alert set ${JSON.stringify(first.fromSet.name)}` : ''}); subject_init identifies an alert on its monitor${setNote(a, here.file)}`);
   } else if (!owner) subjects.set(subjectKey(a.monitor, a.raw.subject_init), a);
   // Alerts of SMTP monitors need a timeout; the service accepts other monitors' alerts without one.
   if (a.desired.timeout === null && !topLevel) {
-    error(cx, at(a.ref), `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert`);
+    const where = at(a.ref);
+    error(cx, where, `alert ${JSON.stringify(a.raw.subject_init)} on monitor ${JSON.stringify(a.monitor)} has no timeout: set it here or in defaults.alert${setNote(a, where.file)}`);
   }
 }
 

@@ -183,6 +183,8 @@ export interface Plan {
   created_at: string;
   /** Base URL of the account, never with credentials. */
   target: string;
+  /** The declared account (settings.accounts) it was made for; absent without accounts. */
+  account?: string;
   files: string[];
   /**
    * `ignore`: the settings.ignore globs the live state was filtered with; apply passes these

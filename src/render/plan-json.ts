@@ -49,6 +49,11 @@ function finding(f: NonNullable<Plan['checks']>[number]): Record<string, unknown
 }
 
 export function renderPlanJson(plan: Plan): string {
+  return `${JSON.stringify(planJsonDocument(plan), null, 2)}\n`;
+}
+
+/** The plan as the JSON document `renderPlanJson` prints (keys in its fixed order). */
+export function planJsonDocument(plan: Plan): Record<string, unknown> {
   const u = plan.unmanaged;
   const doc = {
     format_version: plan.format_version,
@@ -68,6 +73,7 @@ export function renderPlanJson(plan: Plan): string {
     fingerprint: plan.fingerprint,
     created_at: plan.created_at,
     target: plan.target,
+    ...(plan.account !== undefined ? { account: plan.account } : {}),
     files: plan.files,
     options: {
       prune: plan.options.prune,
@@ -82,5 +88,5 @@ export function renderPlanJson(plan: Plan): string {
       ? { maintenance: plan.maintenance.map((m) => ({ window: m.window, start: m.start, end: m.end, monitors: m.monitors, unmatched: m.unmatched })) }
       : {}),
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return doc;
 }

@@ -51,6 +51,8 @@ export interface PlanMarkdownOptions {
    * older push is recognisable as stale.
    */
   commit?: string;
+  /** A section of a larger comment (plan-accounts.ts): no comment marker, a level-4 heading. */
+  section?: boolean;
 }
 
 const ICON = { create: '➕', update: '✏️', delete: '🗑️' } as const;
@@ -296,7 +298,7 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
       : `monsync plan — ${plan.files.length > 0 ? plan.files.map(mdCode).join(', ') : 'configuration'} against ${mdCode(plan.target)}`;
 
   const commit = options.commit !== undefined ? ` at ${mdCode(options.commit)}` : '';
-  const head: string[] = [PLAN_COMMENT_MARKER, `### ${title}${commit}`, ''];
+  const head: string[] = options.section ? [`#### ${title}${commit}`, ''] : [PLAN_COMMENT_MARKER, `### ${title}${commit}`, ''];
   const parts = leftAloneParts(plan.unmanaged, plan.options.prune);
   const prunable = pruneWouldDelete(plan.unmanaged, plan.options.prune);
   const leftAlone =

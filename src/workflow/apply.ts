@@ -14,6 +14,7 @@ import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
+import type { DeclaredAccount } from '../config/accounts.js';
 import { readAccount, type OnProgress } from './account.js';
 import { computePlan, loadDesired, planFlow, stopOnFindings } from './plan.js';
 
@@ -73,6 +74,8 @@ export interface ApplyFlowOptions {
   /** Aborted: no new call starts. */
   signal?: AbortSignal;
   hooks: ApplyHooks;
+  /** A declared account (docs/accounts.md): its files, variables and owner; a saved plan must be its own. */
+  account?: DeclaredAccount;
 }
 
 export type ApplyOutcome =
@@ -90,7 +93,7 @@ export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: 
   let desired: DesiredState | null = null;
   if (opts.savedPlan !== undefined) {
     api = await connectApi();
-    ({ plan, live } = await loadSavedPlan(api, opts.savedPlan, hooks.progress));
+    ({ plan, live } = await loadSavedPlan(api, opts.savedPlan, hooks.progress, opts.account?.name));
     // The findings the plan was made with: an error would have stopped it, a warning stops --strict.
     await stopOnFindings(plan.checks ?? [], opts.strict);
   } else {
@@ -100,6 +103,7 @@ export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: 
       targets: opts.targets,
       strict: opts.strict,
       onProgress: hooks.progress,
+      ...(opts.account ? { account: opts.account } : {}),
     }));
   }
   hooks.planned(plan);
@@ -123,9 +127,9 @@ export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: 
   try {
     // The configuration this run applied, not a second read of the files: the check is whether the
     // account now matches what was applied, and parsing a large YAML twice doubled the overhead.
-    const again = desired ?? (await loadDesired(plan.files));
+    const again = desired ?? (await loadDesired(plan.files, undefined, opts.account ? { ...opts.account, paths: plan.files } : undefined));
     const liveAfter = await readAccount(api, again);
-    const next = await computePlan(again, liveAfter, api, { prune: plan.options.prune, targets: plan.options.targets });
+    const next = await computePlan(again, liveAfter, api, { prune: plan.options.prune, targets: plan.options.targets, account: plan.account });
     hooks.checked(next);
     return { status: 'applied', plan, result, check: next.changes.length === 0 ? 'matches' : 'differs', remaining: next.changes.length, api };
   } catch (err) {
@@ -157,13 +161,21 @@ async function execute(plan: Plan, api: MonitoringApi, opts: ApplyFlowOptions, p
   return result;
 }
 
-async function loadSavedPlan(api: MonitoringApi, file: string, onProgress: OnProgress): Promise<{ plan: Plan; live: LiveState }> {
+async function loadSavedPlan(api: MonitoringApi, file: string, onProgress: OnProgress, account: string | undefined): Promise<{ plan: Plan; live: LiveState }> {
   const { readSavedPlan, checkFingerprint, proveSavedPlan, NO_DESIRED_STATE } = await import('../apply/saved-plan.js');
   const { fingerprintLive } = await import('../plan/fingerprint.js');
   const saved = await readSavedPlan(file);
   if (!saved.ok) throw new UserError(saved.error);
   if (saved.desired === null) throw new UserError(`${file} ${NO_DESIRED_STATE}`);
   const { plan: fromFile, desired } = saved;
+  // Before the target: two accounts may share a URL, never a plan.
+  if (fromFile.account !== account) {
+    throw new UserError(
+      fromFile.account === undefined
+        ? `${file} was made without an account, not for account ${account}; run plan again with --account ${account}`
+        : `${file} was made for account ${fromFile.account}, not ${account === undefined ? 'without --account' : `account ${account}`}; nothing was sent: apply it with --account ${fromFile.account}, or run plan again for this account`,
+    );
+  }
   if (fromFile.target !== api.baseUrl) {
     throw new UserError(`this plan was made against ${fromFile.target}, not ${api.baseUrl}; run plan again`);
   }
@@ -177,7 +189,7 @@ async function loadSavedPlan(api: MonitoringApi, file: string, onProgress: OnPro
 }
 
 /** Resources monsync owns in the account: the base of the percentage delete threshold. */
-function managedCount(live: LiveState, owner: string): number {
+export function managedCount(live: LiveState, owner: string): number {
   const managed = new Set(live.monitors.filter((m) => m.type === 'smtp' && m.meta['managed-by'] === owner).map((m) => m.id));
   return managed.size + live.alerts.filter((a) => managed.has(a.monitor)).length;
 }

@@ -10,6 +10,7 @@ import type { Finding } from '../checks/types.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
+import type { DeclaredAccount } from '../config/accounts.js';
 import { awaitRead, groupsNeeded, startAccountRead, type OnProgress } from './account.js';
 
 export type { OnProgress } from './account.js';
@@ -24,6 +25,8 @@ export interface PlanFlowOptions {
   onProgress?: OnProgress;
   /** The live-state fingerprint (default true): false when the plan is only shown as text (DiffOptions.fingerprint). */
   fingerprint?: boolean;
+  /** A declared account: its files (instead of `paths`), variables and owner; the plan records its name. */
+  account?: DeclaredAccount;
 }
 
 export interface PlanFlowResult {
@@ -33,9 +36,9 @@ export interface PlanFlowResult {
 }
 
 /** The configuration, or a UserError listing every problem (file, line, field) and that nothing was sent. */
-export async function loadDesired(paths: string[], onProgress?: OnProgress): Promise<DesiredState> {
+export async function loadDesired(paths: string[], onProgress?: OnProgress, account?: DeclaredAccount): Promise<DesiredState> {
   const { loadConfig, formatDiagnostics } = await import('../config/index.js');
-  const result = await loadConfig(paths, { cwd: process.cwd(), env: process.env });
+  const result = await loadConfig(account ? account.paths : paths, { cwd: process.cwd(), env: account ? { ...process.env, ...account.vars } : process.env });
   if ('diagnostics' in result) {
     const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
     throw new UserError(`the configuration has ${plural(errors.length, 'problem')}; no change was sent to the service`, {
@@ -43,6 +46,7 @@ export async function loadDesired(paths: string[], onProgress?: OnProgress): Pro
     });
   }
   const s = result.state;
+  if (account?.owner !== undefined) s.settings = { ...s.settings, owner: account.owner };
   onProgress?.({
     kind: 'configuration',
     files: s.files.length,
@@ -54,15 +58,17 @@ export async function loadDesired(paths: string[], onProgress?: OnProgress): Pro
 }
 
 /** The plan, or a UserError listing every problem that stops it. */
-export async function computePlan(desired: DesiredState, live: LiveState, api: MonitoringApi, opts: Omit<PlanFlowOptions, 'paths' | 'onProgress'>): Promise<Plan> {
+export async function computePlan(desired: DesiredState, live: LiveState, api: MonitoringApi, opts: Omit<PlanFlowOptions, 'paths' | 'onProgress' | 'account'> & { account?: string }): Promise<Plan> {
   const { diff, PlanError } = await import('../plan/diff.js');
   try {
-    return diff(desired, live, {
+    const plan = diff(desired, live, {
       prune: opts.prune || desired.settings.prune,
       targets: opts.targets ?? [],
       target: api.baseUrl,
       fingerprint: opts.fingerprint,
     });
+    // Recorded so a saved plan is refused on another account (src/apply/saved-plan.ts).
+    return opts.account !== undefined ? { ...plan, account: opts.account } : plan;
   } catch (err) {
     if (err instanceof PlanError) {
       throw new UserError(`the plan cannot be made: ${plural(err.problems.length, 'problem')}; no change was sent to the service`, {
@@ -133,7 +139,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const started = performance.now();
   let desired: DesiredState;
   try {
-    desired = await loadDesired(opts.paths, opts.onProgress);
+    desired = await loadDesired(opts.paths, opts.onProgress, opts.account);
   } catch (err) {
     settleNeeded(undefined);
     await connecting.then((api) => abandon(api), () => undefined);
@@ -145,7 +151,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const read = await awaitRead(api, reading, opts.onProgress);
   const live = read.report(opts.onProgress);
   const diffStarted = performance.now();
-  let plan = await checkPlan(await computePlan(desired, live, api, opts), desired, live, opts.strict);
+  let plan = await checkPlan(await computePlan(desired, live, api, { ...opts, account: opts.account?.name }), desired, live, opts.strict);
   if (desired.maintenance !== undefined) {
     // On the service's clock, as maintain decides what is open (its Date header; the offset is
     // measured against Date.now, the transport's clock).

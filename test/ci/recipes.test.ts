@@ -163,3 +163,48 @@ describe('every recipe', () => {
     }
   });
 });
+
+describe('the multi-account recipes (issue 29)', () => {
+  const GH = join(ROOT, 'examples', 'ci', 'github-accounts.yml');
+  const GL = join(ROOT, 'examples', 'ci', 'gitlab-accounts.yml');
+  const program = buildProgram();
+
+  it.each([
+    ['GitHub', GH, githubScripts],
+    ['GitLab', GL, gitlabScripts],
+  ] as const)('%s: valid YAML whose every monsync command exists with those flags', (_name, file, scripts) => {
+    const invocations = findInvocations(scripts(load(file)));
+    expect(invocations.length).toBeGreaterThanOrEqual(3);
+    for (const inv of invocations) expect({ line: inv.line, problems: checkInvocation(program, inv.argv) }).toEqual({ line: inv.line, problems: [] });
+  });
+
+  it('GitHub: one plan of every account on a pull request, staging applied before production on main, a drift job per account, credentials per account from secrets', () => {
+    const wf = load(GH);
+    const step = (wf.jobs.plan.steps as Obj[]).find((s) => String(s.uses ?? '').startsWith('your-org/monsync@'))!;
+    const accounts = String(step.with.account).split(/\s+/).flatMap((n) => ['--account', n]);
+    const plan = [...tableCall(load(ACTION).runs.steps[0].run, step.with.command, step.with.paths), ...accounts];
+    expect(plan).toEqual(['plan', 'monsync.yaml', '--format', 'markdown', '--detailed-exitcode', '--account', 'staging', '--account', 'production']);
+    expect(checkInvocation(program, plan)).toEqual([]);
+    expect(wf.jobs.plan.if).toContain("'pull_request'");
+    const calls = findInvocations(githubScripts(wf)).map((i) => i.argv);
+    expect(calls).toContainEqual(['apply', '--account', 'staging', '--auto-approve']);
+    expect(calls).toContainEqual(['apply', '--account', 'production', '--auto-approve']);
+    expect(wf.jobs['apply-production'].needs).toBe('apply-staging');
+    expect(wf.jobs.drift.strategy.matrix.account).toEqual(['staging', 'production']);
+    expect(wf.jobs.drift.strategy['fail-fast']).toBe(false);
+    for (const account of ['STAGING', 'PRODUCTION']) {
+      for (const v of ['URL', 'USERNAME', 'PASSWORD']) expect(wf.env[`MONSYNC_${account}_${v}`]).toBe(`\${{ secrets.MONSYNC_${account}_${v} }}`);
+    }
+    expect(wf.env.MONSYNC_URL).toBeUndefined();
+  });
+
+  it('GitLab: one note for every account, staging applied in a stage before production, a drift job per account', () => {
+    const ci = load(GL);
+    const include = (ci.include as Obj[]).find((i) => String(i.component ?? '').includes('/your-org/monsync/monsync@'))!;
+    expect(include.inputs).toMatchObject({ command: 'plan', paths: 'monsync.yaml', account: 'staging production' });
+    expect(ci.stages.indexOf('apply-staging')).toBeLessThan(ci.stages.indexOf('apply-production'));
+    expect(ci['monsync-apply-staging'].script).toEqual(['npx monsync apply --account staging --auto-approve']);
+    expect(ci['monsync-apply-production'].script).toEqual(['npx monsync apply --account production --auto-approve']);
+    expect(ci['monsync-drift'].parallel.matrix).toEqual([{ ACCOUNT: ['staging', 'production'] }]);
+  });
+});

@@ -84,12 +84,12 @@ describe('the commands the documentation names', () => {
     }
   });
 
-  it('each have a section in docs/commands.md naming every option (the connection options --url and --timeout under Connection)', async () => {
+  it('each have a section in docs/commands.md naming every option (the connection options --url, --timeout, --account and --all-accounts under Connection)', async () => {
     const p = await program();
     // A section runs from its "## `monsync NAME`" heading to the next heading.
     const sections = [...commands.matchAll(/^## `monsync ([a-z-]+)`\n[\s\S]*?(?=^## |(?![\s\S]))/gm)];
     expect(sections.length).toBeGreaterThan(5);
-    const connection = ['--url', '--timeout'];
+    const connection = ['--url', '--timeout', '--account', '--all-accounts'];
     const conn = commands.slice(commands.indexOf('\n## Connection\n'), commands.indexOf('\n## ', commands.indexOf('\n## Connection\n') + 1));
     for (const flag of connection) expect(conn).toContain(`\`${flag}`);
     const missing = sections.flatMap(([section, name]) => {

@@ -1,0 +1,91 @@
+/**
+ * The accounts a repository declares (`settings.accounts` of the file given as PATH, default
+ * `monsync.yaml`; docs/accounts.md). Read before the configuration proper, because the account
+ * chosen decides which files, variables and owner the load uses. Never throws for bad input: a
+ * declaration this reader cannot make sense of is left to the loader, whose schema check reports it
+ * with its position (the declaring file is always part of each account's load).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { DEFAULT_CONFIG_FILE } from './read.js';
+
+export interface DeclaredAccount {
+  name: string;
+  /** Paths to load, relative to the working directory (as diagnostics name them): the declaring file first, then the account's own. */
+  paths: string[];
+  owner?: string;
+  /** Pins: what the account's URL and v1 login must be. */
+  url?: string;
+  username?: string;
+  /** `${VAR}` values for this account's files, over the environment. */
+  vars: Record<string, string>;
+  /** Where its credentials come from: `MONSYNC_<NAME>_` unless `env_prefix` says otherwise. */
+  envPrefix: string;
+}
+
+export interface DeclaredAccounts {
+  /** The declaring file, absolute. */
+  file: string;
+  /** In declaration order: the order `--all-accounts` applies them in. */
+  accounts: DeclaredAccount[];
+}
+
+/** `MONSYNC_<NAME>_`: the name upper-cased, `-` as `_`. */
+export function defaultEnvPrefix(name: string): string {
+  return `MONSYNC_${name.toUpperCase().replace(/-/g, '_')}_`;
+}
+
+/**
+ * The accounts declared by the configuration `paths` name (one file, or none: `monsync.yaml` in
+ * `cwd`), or null when it declares none (a configuration without accounts works as before).
+ */
+export async function readDeclaredAccounts(paths: readonly string[], cwd: string): Promise<DeclaredAccounts | null> {
+  if (paths.length > 1) return null;
+  const file = resolve(cwd, paths[0] ?? DEFAULT_CONFIG_FILE);
+  let text: string;
+  try {
+    if (!(await stat(file)).isFile()) return null;
+    text = await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  // Most configurations declare none: a large one is not parsed twice to find out.
+  if (!/(^|[\s{,"])accounts"?\s*:/m.test(text)) return null;
+  let data: unknown;
+  try {
+    data = parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: 1000 });
+  } catch {
+    return null;
+  }
+  const accounts = get(get(data, 'settings'), 'accounts');
+  if (!isRecord(accounts) || Object.keys(accounts).length === 0) return null;
+  const dir = dirname(file);
+  const out: DeclaredAccount[] = [];
+  for (const [name, raw] of Object.entries(accounts)) {
+    const own = Array.isArray(get(raw, 'paths')) ? (get(raw, 'paths') as unknown[]).filter((p): p is string => typeof p === 'string') : [];
+    const vars = get(raw, 'vars');
+    const str = (k: string) => (typeof get(raw, k) === 'string' ? (get(raw, k) as string) : undefined);
+    const owner = str('owner');
+    const url = str('url');
+    const username = str('username');
+    out.push({
+      name,
+      paths: [file, ...own.map((p) => (isAbsolute(p) ? p : resolve(dir, p)))].map((p) => relative(cwd, p) || '.'),
+      ...(owner !== undefined && { owner }),
+      ...(url !== undefined && { url }),
+      ...(username !== undefined && { username }),
+      vars: isRecord(vars) ? Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])) : {},
+      envPrefix: str('env_prefix') ?? defaultEnvPrefix(name),
+    });
+  }
+  return { file, accounts: out };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function get(v: unknown, key: string): unknown {
+  return isRecord(v) ? v[key] : undefined;
+}
