@@ -3,27 +3,19 @@
  * 2,000 and 5,000 monitors, to `--out DIR` (one file per group) and `--out FILE`: wall time, median
  * of 3 runs after a warm-up. Usage: node test/bench/export.mjs [bin] (default bin/monsync.js).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { control, liveObjects, seedAccount } from './account.mjs';
+import { startEmulatorProcess } from './emulator.mjs';
 
 const BIN = resolve(process.argv[2] ?? 'bin/monsync.js');
 const ENV = { ...process.env, MONSYNC_USERNAME: 'demo@example.com', MONSYNC_PASSWORD: 'demo-password', NO_COLOR: '1' };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
-const url = await new Promise((res, rej) => {
-  let buf = '';
-  child.stdout.on('data', (d) => {
-    buf += d;
-    const m = /listening on (\S+)/.exec(buf);
-    if (m) res(m[1]);
-  });
-  child.on('exit', (c) => rej(new Error(`emulator exited with ${c}`)));
-});
-child.stderr.resume();
+const emulator = await startEmulatorProcess(BIN);
+const { url } = emulator;
 const work = mkdtempSync(join(tmpdir(), 'export-bench-'));
 try {
   for (const monitors of [2000, 5000]) {
@@ -43,6 +35,6 @@ try {
     }
   }
 } finally {
-  child.kill('SIGTERM');
+  emulator.stop();
   rmSync(work, { recursive: true, force: true });
 }

@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { control } from './account.mjs';
+import { startEmulatorProcess } from './emulator.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'monsync.js');
@@ -39,20 +40,7 @@ const { values: args } = parseArgs({
 const N = Number(args.monitors);
 const G = Number(args.groups);
 
-async function startEmulator() {
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--seed', 'empty'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise((res, rej) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = /listening on (\S+)/.exec(buf);
-      if (m) res(m[1]);
-    });
-    child.on('exit', (c) => rej(new Error(`emulator exited with ${c} before listening`)));
-  });
-  child.stderr.resume();
-  return { url, stop: () => child.kill('SIGTERM') };
-}
+const startEmulator = () => startEmulatorProcess(BIN, ROOT);
 
 /** The CLI as a child: wall time from spawn to exit; CPU and peak RSS from the preloaded probe (probe.mjs). */
 function run(cmd, env, probeFile) {

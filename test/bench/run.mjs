@@ -35,6 +35,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { control, liveObjects, seedAccount, writeApplyConfig, writeConfig, writeHostile, writeStyle } from './account.mjs';
 import { LIST_PATHS, makeGetter } from './http-get.mjs';
+import { startEmulatorProcess as startEmulatorOf } from './emulator.mjs';
 import { startThrottle } from './throttle.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -144,23 +145,7 @@ async function measure(args, { env = {}, probe = true } = {}) {
   };
 }
 
-async function startEmulatorProcess() {
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--seed', 'empty'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise((res, rej) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = /listening on (\S+)/.exec(buf);
-      if (m) res(m[1]);
-    });
-    child.on('exit', (c) => rej(new Error(`emulator exited with ${c} before listening`)));
-  });
-  child.stderr.resume();
-  return { url, child, stop: () => child.kill('SIGTERM') };
-}
+const startEmulatorProcess = () => startEmulatorOf(BIN, ROOT);
 
 function gitCommit() {
   const r = spawnSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' });
