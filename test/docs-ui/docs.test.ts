@@ -5,57 +5,16 @@
  * Needs /usr/bin/chromium (Debian package `chromium`; .ci/run installs it). Under CI a missing
  * browser fails this test; locally the test is skipped with the reason.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from '../../src/emulator/docs.js';
+import { CHROMIUM, chromiumAvailable, runChromium } from '../helpers/chromium.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
+const available = chromiumAvailable;
 const inCi = Boolean(process.env.CI);
 
-function chromium(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const profile = mkdtempSync(join(tmpdir(), 'monsync-chromium-'));
-  const child = spawn(
-    CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-      '--virtual-time-budget=10000',
-      ...args,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`chromium did not finish within ${timeoutMs} ms; stderr:\n${stderr.slice(-2000)}`));
-    }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      rmSync(profile, { recursive: true, force: true });
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const chromium = (args: string[]) => runChromium(args);
 
 describe('the interactive API documentation in headless Chromium', () => {
   if (!available && inCi) {

@@ -8,67 +8,35 @@
  * Needs /usr/bin/chromium, as test/docs-ui/docs.test.ts does (Debian package `chromium`; .ci/run
  * installs it). Under CI a missing browser fails this test; locally the test is skipped with the reason.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumAvailable, runChromium } from '../helpers/chromium.js';
 import { buildCli, runCli, ROOT } from '../helpers/cli.js';
 import { apiCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
+const available = chromiumAvailable;
 const inCi = Boolean(process.env.CI);
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 
-function chromium(args: string[], proxyPort: number, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const profile = mkdtempSync(join(tmpdir(), 'monsync-chromium-'));
-  const child = spawn(
-    CHROMIUM,
+/** Chromium with every request the page makes, to any host (loopback too), sent to the recording proxy. */
+function chromium(args: string[], proxyPort: number) {
+  return runChromium(
     [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
       '--disable-extensions',
       '--disable-default-apps',
       '--disable-domain-reliability',
       '--disable-client-side-phishing-detection',
       '--disable-features=NetworkTimeServiceQuerying,OptimizationHints,Translate,MediaRouter',
-      // Every request the page makes, to any host (loopback too), goes to the recording proxy.
       `--proxy-server=http://127.0.0.1:${proxyPort}`,
       '--proxy-bypass-list=<-loopback>',
-      `--user-data-dir=${profile}`,
-      '--virtual-time-budget=5000',
       ...args,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { timeoutMs: 90_000, virtualTimeMs: 5000 },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`chromium did not finish within ${timeoutMs} ms; stderr:\n${stderr.slice(-2000)}`));
-    }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      rmSync(profile, { recursive: true, force: true });
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 describe('the HTML report in headless Chromium', () => {
