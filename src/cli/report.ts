@@ -20,8 +20,9 @@ export function register(program: Command): void {
   addHelpFooter(cmd, {
     about: [
       'Reads raw test data (availability is the share of tests that completed) and Status/Filter (alerts).',
-      '--since also takes a date (2026-10-01). Without --since or --month: the last 30 days. No configuration is read:',
-      'monitors and groups are named as the account names them. Details: docs/report.md.',
+      '--since also takes a date (2026-10-01). Without --since or --month: the last 30 days. No configuration is read',
+      "(but monsync.yaml's settings.accounts, for --account): monitors and groups are named as the account names them.",
+      'Details: docs/report.md.',
     ],
     examples: [
       'monsync report --month 2026-10                            # last month, in the terminal',
