@@ -1,8 +1,8 @@
 /**
  * Running a command on declared accounts (docs/accounts.md) for the commands that work on one
- * account at a time (status, pause, resume, paused, data, drill, doctor, export, test): the
- * account's pins are checked before any request, and the command runs with the account's own
- * variables as `MONSYNC_URL` and credentials. Several accounts run one after the other under a
+ * account at a time (status, pause, resume, paused, data, drill, doctor, export, test, maintain,
+ * report): the account's pins are checked before any request, and the command runs with the
+ * account's own variables as `MONSYNC_URL` and credentials. Several accounts run one after the other under a
  * heading each; one account's failure is reported and the next still runs. Exit: 1 if any account
  * failed, else the largest code (3: some alert active, somewhere).
  */

@@ -4,6 +4,7 @@
  * configuration is reported and nothing is sent; `--dry-run` reads and says what it would send.
  */
 import type { ConnectionOptions } from '../api/connect.js';
+import type { DeclaredAccount } from '../config/accounts.js';
 import type { PauseSent } from '../ops/maintenance.js';
 import type { CommandIo } from './output.js';
 
@@ -12,9 +13,10 @@ export interface MaintainOptions extends ConnectionOptions {
   json?: boolean;
 }
 
-export async function runMaintain(paths: string[], opts: MaintainOptions, io: CommandIo): Promise<number> {
+/** `account`: a declared account (docs/accounts.md), whose `vars` set `${VAR}` in its files over the environment. */
+export async function runMaintain(paths: string[], opts: MaintainOptions, io: CommandIo, account?: DeclaredAccount): Promise<number> {
   const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
-  const result = await loadConfig(paths, { cwd: io.cwd, env: io.env, now: io.now() });
+  const result = await loadConfig(paths, { cwd: io.cwd, env: account ? { ...io.env, ...account.vars } : io.env, now: io.now() });
   if ('diagnostics' in result) {
     for (const line of formatDiagnosticLines(result.diagnostics)) io.err(`${line}\n`);
     io.err('Nothing was paused: the configuration is invalid.\n');

@@ -2,7 +2,7 @@
  * `monsync maintain [PATH...]`: maintenance windows as code, run by a scheduled job every few minutes.
  */
 import type { Command } from 'commander';
-import { addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, CONNECTION_ENV } from './common.js';
 import type { MaintainOptions } from './maintain-run.js';
 
 export function register(program: Command): void {
@@ -12,12 +12,20 @@ export function register(program: Command): void {
     .argument('[paths...]', 'configuration files or directories (default: monsync.yaml)')
     .option('--dry-run', 'read the account and say what would be paused; send nothing')
     .option('--json', 'print a JSON object instead of the lines');
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
-    examples: ['monsync maintain monitoring/            # from a job every 5 minutes', 'monsync maintain monitoring/ --dry-run  # what it would pause now'],
-    env: [...CONNECTION_ENV, 'NO_COLOR'],
+    examples: [
+      'monsync maintain monitoring/            # from a job every 5 minutes',
+      'monsync maintain monitoring/ --dry-run  # what it would pause now',
+      'monsync maintain --all-accounts         # every declared account, in turn (docs/accounts.md)',
+    ],
+    env: [...CONNECTION_ENV, '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: MaintainOptions, self: Command) => {
     const [{ runMaintain }, { processIo }] = await Promise.all([import('./maintain-run.js'), import('./output.js')]);
-    process.exitCode = await runMaintain(paths, opts, processIo(self));
+    // A declared account is maintained from its own files and variables; one failing account does not stop the next.
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (io, account) =>
+      runMaintain(account ? account.paths : paths, opts, io, account),
+    );
   });
 }

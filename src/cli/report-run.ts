@@ -14,9 +14,10 @@ import { renderReportJson } from '../render/report-json.js';
 import { renderReportMarkdown } from '../render/report-markdown.js';
 import { renderReportText } from '../render/report-text.js';
 import { UsageError, UserError } from '../util/errors.js';
+import type { AccountChoice } from '../workflow/accounts.js';
 import type { CommandIo } from './output.js';
 
-export interface ReportOptions extends ConnectionOptions {
+export interface ReportOptions extends ConnectionOptions, AccountChoice {
   since?: string;
   month?: string;
   until?: string;
@@ -26,6 +27,15 @@ export interface ReportOptions extends ConnectionOptions {
   out?: string;
   outages?: boolean;
   parallelism: string;
+}
+
+/**
+ * Several accounts print one report after the other, each under a heading; one `--out` file would
+ * keep only the last, so it takes one account (a usage error before anything is read).
+ */
+export function checkReportAccounts(opts: ReportOptions): void {
+  const toFile = opts.out !== undefined && opts.out !== '-';
+  if (toFile && (opts.allAccounts || (opts.account?.length ?? 0) > 1)) throw new UsageError('--out writes the report of one account: give one --account NAME');
 }
 
 const FORMATS = ['text', 'markdown', 'csv', 'json', 'html'] as const;

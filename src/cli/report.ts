@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addConnectionOptions, addHelpFooter, collect, CONNECTION_ENV } from './common.js';
+import { addAccountOptions, addConnectionOptions, addHelpFooter, collect, CONNECTION_ENV } from './common.js';
 import type { ReportOptions } from './report-run.js';
 
 export function register(program: Command): void {
@@ -15,22 +15,26 @@ export function register(program: Command): void {
     .option('--out <file>', 'write the report to this file (default: stdout)')
     .option('--outages', 'list every outage, not only the longest ten (CSV: one row per outage)')
     .option('--parallelism <n>', 'API calls in flight at once', '8');
+  addAccountOptions(cmd);
   addConnectionOptions(cmd);
   addHelpFooter(cmd, {
     about: [
       'Reads raw test data (availability is the share of tests that completed) and Status/Filter (alerts).',
-      '--since also takes a date (2026-10-01). Without --since or --month: the last 30 days. No configuration is read:',
-      'monitors and groups are named as the account names them. Details: docs/report.md.',
+      '--since also takes a date (2026-10-01). Without --since or --month: the last 30 days. No configuration is read',
+      "(but monsync.yaml's settings.accounts, for --account): monitors and groups are named as the account names them.",
+      'Details: docs/report.md.',
     ],
     examples: [
       'monsync report --month 2026-10                            # last month, in the terminal',
       'monsync report --month 2026-10 --format html --out uptime.html',
       "monsync report --since 7d --group europe --format markdown",
       'monsync report --since 2026-10-01 --until 2026-10-15 --format csv --outages --out outages.csv',
+      'monsync report --month 2026-10 --account production --format html --out production.html',
     ],
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (opts: ReportOptions, self: Command) => {
-    const [{ runReport }, { processIo }] = await Promise.all([import('./report-run.js'), import('./output.js')]);
-    process.exitCode = await runReport(opts, processIo(self));
+    const [{ runReport, checkReportAccounts }, { processIo }] = await Promise.all([import('./report-run.js'), import('./output.js')]);
+    checkReportAccounts(opts);
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runReport(opts, io));
   });
 }

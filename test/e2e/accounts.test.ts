@@ -4,7 +4,8 @@
  * only the accounts chosen; a pin stops before any request; a saved plan is its account's alone;
  * one failing account hides none of the others.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { rm } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildCli, PASSWORD, runCli, startCli, USERNAME } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { alertSubjects, managed, state, Workspace, writes } from './support.js';
@@ -151,6 +152,81 @@ describe('the operator commands', () => {
     expect(r.stdout).toContain('=== account customer-a ===');
     expect(r.stderr).toContain('Error: account staging: ');
     expect((await emus['customer-a'].control.requests()).length).toBeGreaterThan(0);
+  });
+});
+
+describe('maintain and report', () => {
+  // writeRepo rewrites only its own files: the windows would otherwise reach the next tests' plans.
+  afterEach(async () => {
+    for (const f of ['staging/maint.yaml', 'production/maint.yaml']) await rm(ws.path(f), { force: true });
+  });
+
+  /** mx-common with an alert in every account; a window open now over it in staging's files (its name from ${REGION}) and in production's. */
+  async function writeWindows(): Promise<void> {
+    await ws.write('common/mx.yaml', 'version: 1\nmonitors:\n  - label: mx-common\n    ip_address: mx.example.com\n    alerts:\n      - subject_init: mx down\n        subject_term: mx up\n');
+    const { now } = await emus.staging.control.clock();
+    const at = (s: number) => new Date(s * 1000).toISOString().slice(0, 16);
+    const window = (name: string) => `version: 1\nmaintenance:\n  - name: ${name}\n    monitors: [mx-common]\n    start: "${at(now - 3600)}"\n    end: "${at(now + 7200)}"\n    time_zone: UTC\n`;
+    await ws.write('staging/maint.yaml', window('reboot-${REGION}'));
+    await ws.write('production/maint.yaml', window('reboot-prod'));
+    const a = await cli(['apply', '--account', 'staging', '--account', 'production', '--auto-approve']);
+    expect(a.code, a.stdout + a.stderr).toBe(0);
+    for (const n of NAMES) await emus[n].control.clearRequests();
+  }
+
+  it('maintain is refused without a choice (exit 2) and nothing is read', async () => {
+    await writeWindows();
+    const r = await cli(['maintain']);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain('the configuration declares accounts (staging, production, customer-a): choose with --account NAME (repeatable) or --all-accounts');
+    for (const n of NAMES) expect(await emus[n].control.requests()).toEqual([]);
+  });
+
+  it("maintain --account staging pauses staging's alerts from staging's own files and variables; production gets no request", async () => {
+    await writeWindows();
+    const r = await cli(['maintain', '--account', 'staging']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('Window "reboot-eu"');
+    expect(r.stdout).not.toContain('reboot-prod');
+    expect((await writes(emus.staging)).map((w) => w.path)).toEqual([expect.stringMatching(/^\/v1\/Pause\/Monitor\/\d+\/$/)]);
+    expect(await emus.production.control.requests()).toEqual([]);
+    expect(await emus['customer-a'].control.requests()).toEqual([]);
+  });
+
+  it('maintain --all-accounts maintains each account in turn: a failing staging does not stop production, and the exit is 1', async () => {
+    await writeWindows();
+    const r = await cli(['maintain', '--all-accounts'], { MONSYNC_STAGING_PASSWORD: 'wrong-password' });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toContain('Error: account staging: ');
+    expect(r.stdout).toMatch(/=== account production ===\n(.*\n)*?Window "reboot-prod"/);
+    expect(r.stdout).toContain('=== account customer-a ===');
+    expect(await writes(emus.staging)).toEqual([]);
+    expect((await writes(emus.production)).map((w) => w.path)).toEqual([expect.stringMatching(/^\/v1\/Pause\/Monitor\/\d+\/$/)]);
+  });
+
+  it('report is refused without a choice (exit 2), and report --account production --format json reads production alone', async () => {
+    await cli(['apply', '--account', 'staging', '--account', 'production', '--auto-approve']);
+    for (const n of NAMES) await emus[n].control.clearRequests();
+    const refused = await cli(['report']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('the configuration declares accounts');
+    for (const n of NAMES) expect(await emus[n].control.requests()).toEqual([]);
+
+    const r = await cli(['report', '--account', 'production', '--format', 'json', '--since', '1h']);
+    expect(r.code, r.stderr).toBe(0);
+    const labelsRead = (JSON.parse(r.stdout) as { monitors: { label: string }[] }).monitors.map((m) => m.label);
+    expect(labelsRead).toContain('mx-production');
+    expect(labelsRead).not.toContain('mx-staging-eu');
+    expect((await emus.production.control.requests()).length).toBeGreaterThan(0);
+    expect(await emus.staging.control.requests()).toEqual([]);
+    expect(await emus['customer-a'].control.requests()).toEqual([]);
+  });
+
+  it('report --out with several accounts is refused before any request: one file cannot hold two reports', async () => {
+    const r = await cli(['report', '--all-accounts', '--out', 'uptime.json', '--format', 'json']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--out writes the report of one account: give one --account NAME');
+    for (const n of NAMES) expect(await emus[n].control.requests()).toEqual([]);
   });
 });
 
