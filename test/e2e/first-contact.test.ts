@@ -68,6 +68,16 @@ async function realisticAccount(emu: TestEmulator): Promise<void> {
 }
 
 /** `monsync emulator ARGS --port 0` in the background, once it prints its address. */
+/**
+ * stdout and stderr are two pipes: a line the emulator wrote to stderr before its listening line on
+ * stdout may still be on its way when that one has arrived. Waits (bounded) until stderr holds `text`.
+ */
+async function stderrOnceItHas(replica: { stderr: () => string }, text: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (!replica.stderr().includes(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return replica.stderr();
+}
+
 async function startEmulatorCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ url: string; stderr: () => string; stop(): Promise<CliResult> }> {
   const run = startCli(['emulator', ...args, '--port', '0'], { url: original.url, env, timeoutMs: 120_000 });
   const deadline = Date.now() + 60_000;
@@ -119,8 +129,8 @@ describe('monsync emulator --clone-from', () => {
     const reads = await original.control.requests();
     expect(reads.length).toBeGreaterThanOrEqual(4);
     expect(reads.filter((r) => r.method !== 'GET')).toEqual([]);
-    expect(replica.stderr()).toMatch(/copied http:\/\/127\.0\.0\.1:\d+: 17 monitors, 12 alerts, 5 groups, 5 destinations \(9 read requests in \d+ ms; nothing was written there\)/);
-    expect(replica.stderr()).toContain(`a replica of ${original.url}`);
+    expect(await stderrOnceItHas(replica, 'nothing was written there)')).toMatch(/copied http:\/\/127\.0\.0\.1:\d+: 17 monitors, 12 alerts, 5 groups, 5 destinations \(9 read requests in \d+ ms; nothing was written there\)/);
+    expect(await stderrOnceItHas(replica, `a replica of ${original.url}`)).toContain(`a replica of ${original.url}`);
 
     // Read back through the client, the replica is the original: ids, types, meta, memberships.
     expect(await canonical(replica.url)).toEqual(await canonical(original.url));
@@ -152,7 +162,7 @@ describe('monsync emulator --clone-from', () => {
   it('keeps the replica in --state FILE: served again later without reading the account', async () => {
     const file = join(dir, 'replica.json');
     const first = await startEmulatorCli(['--clone-from', original.url, '--state', file]);
-    expect(first.stderr()).toContain(`the replica is kept in ${file}`);
+    expect(await stderrOnceItHas(first, `the replica is kept in ${file}`)).toContain(`the replica is kept in ${file}`);
     const expected = await planJson(original.url, ['examples/realistic']);
     expect((await first.stop()).code).toBe(0);
     expect(JSON.parse(await readFile(file, 'utf8')).format).toBe('monsync-emulator-state');
