@@ -3,12 +3,12 @@
  * in it, a port nobody listens on, a wrong password, a wrong client secret. Each message says what
  * was tried or which variables to check, in exact words, and never the secret.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/api/connect.js';
 import { ApiError } from '../../src/api/errors.js';
 import { UserError } from '../../src/util/errors.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { closedPort } from '../helpers/ports.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -30,14 +30,6 @@ async function failure(call: () => Promise<unknown>): Promise<ApiError> {
   throw new Error('expected the call to fail');
 }
 
-/** A loopback port nobody listens on: taken from port 0, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe('connection messages', () => {
   it('refuses a MONSYNC_URL ending in the API version and names the base URL to give instead', () => {

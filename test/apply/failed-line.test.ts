@@ -3,21 +3,13 @@
  * (issue 23, item 6): "failed after 5 attempts: ... (5 attempts)" said it twice, because the
  * client's message for a network failure carried the count the apply line already states.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MonitoringClient } from '../../src/api/client.js';
 import { executePlan } from '../../src/apply/execute.js';
 import { renderFinishedLine } from '../../src/render/apply-text.js';
 import { deleteChange, makePlan, OWNER } from './plan-builder.js';
+import { closedPort } from '../helpers/ports.js';
 
-/** A loopback port nobody listens on: taken from port 0, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe('a change that failed after retries', () => {
   it('says how many attempts it took once, in the apply line; the client error alone still says it', async () => {

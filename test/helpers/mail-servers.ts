@@ -131,14 +131,7 @@ export async function startSmtp(o: SmtpOptions = {}): Promise<TestSmtp> {
   };
 }
 
-/** A port on 127.0.0.1 where nothing listens (bound, then closed). */
-export async function closedPort(): Promise<number> {
-  const s = createTcpServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+export { closedPort } from './ports.js';
 
 export interface DnsRecords {
   A?: string[];

@@ -6,7 +6,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { runDoctor } from '../../src/ops/doctor.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';
+import { closedPort } from '../helpers/ports.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const { v1, v2 } = DEFAULT_CREDENTIALS;
@@ -259,11 +259,3 @@ async function selfSignedCertificate(): Promise<{ key: string; cert: string } | 
   return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
 }
 
-/** A port on 127.0.0.1 nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
