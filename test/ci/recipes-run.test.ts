@@ -14,6 +14,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { clockEnv, startOfMinute } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startDns } from '../helpers/mail-servers.js';
 import { BIN, ROOT, buildDist, cliEnv } from './build.js';
@@ -103,13 +104,16 @@ describe('GitHub Actions recipe, plan job', () => {
   it('comments the markdown plan once, then updates that comment, and puts it in the job summary', async () => {
     const comments = [{ id: 1, body: `Looks fine to me. ${MARKER}`, user: { type: 'User' } }];
     const fake = fakeGitHub(comments);
-    const first = await runPlanStep(env(), fake);
+    // The comment holds "plan made <minute>": one reading of the clock, taken here, for both runs
+    // (each started at the start of this minute), so the two bodies agree however slow the machine.
+    const clock = clockEnv(startOfMinute(Date.now()));
+    const first = await runPlanStep(env(clock), fake);
     expect(first.failed, first.log).toBeUndefined();
     expect(first.steps.run).toMatchObject({ exitcode: '2', changes: 'true', failed: 'false' });
     const md = await readFile(first.steps.run!.report!, 'utf8');
     expect(md.startsWith(`${MARKER}\n`)).toBe(true);
     expect(first.summary).toBe(md);
-    await runPlanStep(env(), fake);
+    await runPlanStep(env(clock), fake);
     expect(fake.calls).toEqual(['create', 'update 100']);
     expect(comments).toHaveLength(2);
     expect(comments[0]!.body).toBe(`Looks fine to me. ${MARKER}`);
