@@ -28,6 +28,8 @@ export default defineConfig({
     exclude: ['test/bench/**', 'node_modules/**', 'dist/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A fixed fast-check seed for every property, FC_SEED to change it (issue 34).
+    setupFiles: ['test/helpers/fast-check-setup.ts'],
     reporters,
     // Two cores on CI machines: more workers only add contention.
     maxWorkers: 2,

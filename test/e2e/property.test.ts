@@ -383,7 +383,7 @@ describe('property: convergence and hands off what is not ours', () => {
 
         checkHandsOff(seeded, cfg, before, after, requests);
       }),
-      { numRuns: Number(process.env.E2E_PROPERTY_RUNS ?? 20), ...(process.env.E2E_PROPERTY_SEED ? { seed: Number(process.env.E2E_PROPERTY_SEED) } : {}), endOnFailure: true },
+      { numRuns: Number(process.env.E2E_PROPERTY_RUNS ?? 20), endOnFailure: true },
     );
   }, 120_000);
 });

@@ -19,7 +19,7 @@ describe('the planner helpers', () => {
         expect(weight(kept)).toBe(heaviest);
         expect(Math.min(...copies.filter((c) => weight(c) === heaviest).map((c) => Number(c.id)))).toBe(Number(kept.id));
       }),
-      { numRuns: 500, seed: 6 },
+      { numRuns: 500 },
     );
   });
 
