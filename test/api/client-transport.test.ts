@@ -461,17 +461,20 @@ describe('the deadline of a call', () => {
   it('ends all attempts of a call to a hung service at the deadline, not after every timeout', async () => {
     handler = () => {}; // never answers
     const events: RequestEvent[] = [];
-    const c = client({ timeoutMs: 200, deadlineMs: 500, maxRetries: 10, onRequest: (e) => events.push(e) });
+    const c = client({ timeoutMs: 200, deadlineMs: 500, maxRetries: 50, onRequest: (e) => events.push(e) });
     const t0 = performance.now();
     const err = await failure(c.listAlerts());
     const ms = performance.now() - t0;
     expect(err.kind).toBe('timeout');
     expect(err.message).toMatch(/^no answer.* \(GET \/v1\/Config\/Alert\/\); gave up at the call's deadline of 0\.5 s \(MONSYNC_DEADLINE\)$/);
     expect(err.message.match(/deadline/g)).toHaveLength(1);
-    // Two full attempts, then a third cut short or a backoff that would pass the deadline: at most
-    // about 0.5 s, where eleven attempts would take 2.2 s.
+    // Time-based because a deadline is: the attempts are counted below, but only the clock shows the
+    // third one cut short. Two full attempts, then a third cut short or a backoff that would pass the
+    // deadline: about 0.5 s, where the 51 attempts allowed would take over 10 s. The upper bound is
+    // ten times the deadline, for a machine whose two cores are busy (issue 34), and still far
+    // below what missing the deadline costs.
     expect(ms).toBeGreaterThanOrEqual(390);
-    expect(ms).toBeLessThan(1500);
+    expect(ms).toBeLessThan(5000);
     expect(events.length).toBeLessThanOrEqual(3);
   });
 

@@ -569,13 +569,14 @@ describe('retries under injected faults', () => {
   it('fails a call to a slowed service at its deadline, with at most the attempts that fit in it', async () => {
     await emu.control.faults({ latency_ms: 800, methods: ['GET'] });
     const events: RequestEvent[] = [];
-    const c = client({ timeoutMs: 150, deadlineMs: 350, sleep: async () => {}, onRequest: (e) => events.push(e) });
+    const c = client({ timeoutMs: 150, deadlineMs: 350, maxRetries: 50, sleep: async () => {}, onRequest: (e) => events.push(e) });
     const t0 = performance.now();
     const err = await failure(c.listMonitors());
     expect(err.kind).toBe('timeout');
     expect(err.message).toMatch(/deadline of 0\.4 s/);
-    // Five attempts of 150 ms would take 750 ms.
-    expect(performance.now() - t0).toBeLessThan(600);
+    // Time-based because a deadline is. The 51 attempts allowed would take 7.6 s; the deadline ends
+    // the call after 0.35 s. The bound leaves room for a machine whose two cores are busy (issue 34).
+    expect(performance.now() - t0).toBeLessThan(3000);
     expect(events.length).toBeLessThanOrEqual(3);
     // The emulator still answers them after its latency: let them land before the next test.
     for (let i = 0; i < 100 && (await requests()).length < events.length; i++) await new Promise((r) => setTimeout(r, 50));

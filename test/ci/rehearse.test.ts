@@ -92,8 +92,10 @@ describe.each(['GitHub', 'GitLab'] as const)('%s rehearsal', (name) => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/Error: not authorised \(HTTP 401\)/);
     expect(r.stderr).not.toContain('wrong-password-4');
-    expect(Date.now() - started).toBeLessThan(30_000);
-  }, 60_000);
+    // "At once" is time-based: the bound catches a step that carries on (or retries) after the
+    // refused read instead of stopping there; wide, for a machine whose two cores are busy.
+    expect(Date.now() - started).toBeLessThan(45_000);
+  }, 90_000);
 });
 
 describe('the rehearsal is optional', () => {

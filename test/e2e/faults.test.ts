@@ -211,13 +211,11 @@ describe('a hung service', () => {
   it('fails a plan at the deadline of a call (MONSYNC_DEADLINE), not after five timeouts', async () => {
     await ws.write('hung/monsync.yaml', configYaml({ monitors: [{ label: 'h-1' }] }));
     await emu.control.faults({ latency_ms: 1500, methods: ['GET'] });
-    const t0 = performance.now();
     const r = await runCli(['plan', '--timeout', '0.5'], { url: emu.url, cwd: ws.path('hung'), env: { MONSYNC_DEADLINE: '1' } });
-    const ms = performance.now() - t0;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/gave up at the call's deadline of 1 s \(MONSYNC_DEADLINE\)/);
-    // Five attempts of 0.5 s with backoffs took 3 s and more (plus the CLI's start); the deadline ends it after about 1 s.
-    expect(ms).toBeLessThan(4000);
+    // Five attempts of 0.5 s would be five requests per path: the deadline is shown by counting the
+    // requests below, not by the wall time, which a busy machine stretches (issue 34).
     // The emulator still answers the abandoned reads after its latency: let them land, then count them.
     await new Promise((resolve) => setTimeout(resolve, 1600));
     await settleRequests(emu);

@@ -81,7 +81,9 @@ describe('the emulator over HTTPS', () => {
     // One handshake per list read at most (the four lists are read side by side): a retry would add more.
     expect(handshakeFailures.length).toBeGreaterThanOrEqual(1);
     expect(handshakeFailures.length).toBeLessThanOrEqual(4);
-    expect(ms).toBeLessThan(10_000);
+    // "At once" is time-based: the handshakes are counted above, the clock catches a run that waits
+    // out its timeouts (30 s a call) instead of failing. Wide, for a machine whose two cores are busy.
+    expect(ms).toBeLessThan(25_000);
   }, 60_000);
 
   it('without it: doctor reports the TLS line as failed after one handshake', async () => {
