@@ -29,21 +29,13 @@ export function planLargeAccount(account: ReturnType<typeof largeAccount>) {
   return diff(account.desired, account.live, { target: TARGET, now: NOW });
 }
 
-const smtp = (label: string, meta: Record<string, string> = {}) => ({
-  type: 'smtp',
-  label,
-  timer: 5,
-  time_zone: 'Europe/Berlin',
-  ip_address: 'mx.example.com',
-  test_account: 'probe@example.com',
-  meta,
-});
-
 /** 10,000 monitors and 20,000 alerts created in the emulator's store; then listed, counted, paused, 1,000 deleted. */
 export function storeOfThousands() {
   const s = new EmulatorStore(new EmulatorClock());
   const ids: string[] = [];
-  for (let i = 0; i < 10_000; i++) ids.push(s.createMonitor(smtp(`m${i}`, { n: String(i % 7) })).id as string);
+  for (let i = 0; i < 10_000; i++) {
+    ids.push(s.createMonitor({ type: 'smtp', label: `m${i}`, timer: 5, time_zone: 'Europe/Berlin', ip_address: 'mx.example.com', test_account: 'probe@example.com', meta: { n: String(i % 7) } }).id as string);
+  }
   for (let i = 0; i < 20_000; i++) {
     s.createAlert({ type: 'up-down', monitor: ids[i % ids.length], subject_init: 'd', subject_term: 'u', timeout: 5 });
   }

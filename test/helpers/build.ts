@@ -12,9 +12,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -79,7 +79,8 @@ export async function buildCliInto(targetDir: string): Promise<string> {
   const inRepo = target === resolve(ROOT);
   const main = join(target, 'dist', 'cli', 'main.js');
   // Lock and stamp live outside the target: the repository gets no stray files.
-  const key = createHash('sha256').update(target).digest('hex').slice(0, 12);
+  // Keyed by the real path: two paths to one directory share its lock and stamp.
+  const key = createHash('sha256').update(join(realpathSync(dirname(target)), basename(target))).digest('hex').slice(0, 12);
   const lock = join(tmpdir(), `monsync-build-${key}.lock`);
   const stamp = join(tmpdir(), `monsync-build-${key}.stamp`);
 

@@ -1,10 +1,12 @@
 /**
  * Runs the real CLI (`node bin/monsync.js ...`) as a user would, against a test emulator.
  *
- * The CLI is built once into a private package directory (node_modules/.cache/monsync-e2e: a copy
- * of bin/, the compiled dist/, schemas/ linked), never into the repository's dist/: other suites
- * rebuild dist/ while these tests have CLI processes running from it. The build, with its lock and
- * source stamp, is test/helpers/build.ts.
+ * The CLI is built once into a private package directory (.e2e-cli/ in the checkout, git-ignored: a
+ * copy of bin/, the compiled dist/, schemas/ linked), never into the repository's dist/: other suites
+ * rebuild dist/ while these tests have CLI processes running from it. It is not under node_modules/,
+ * which several checkouts (git worktrees) may share through a link: each would then build its own
+ * sources into the one directory while another's tests ran the CLI from it (issue 34: apply tests
+ * ran another checkout's CLI). The build, with its lock and source stamp, is test/helpers/build.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,7 +15,7 @@ import { ROOT, binOf, buildCliInto } from './build.js';
 
 export { ROOT };
 /** The private package the e2e CLI runs from. */
-export const PKG = join(ROOT, 'node_modules', '.cache', 'monsync-e2e');
+export const PKG = join(ROOT, '.e2e-cli');
 export const BIN = binOf(PKG);
 
 export const USERNAME = 'demo@example.com';
