@@ -14,8 +14,8 @@
  * - builds an API client (`connect`: the account's own variables, its pins checked again),
  * - reads the live account (`readAccount`/`startAccountRead`, src/workflow/account.ts: the one caller
  *   of `readLive`, so a healed contradiction is always reported through the progress events),
- * - knows the service's clock (`serviceNow`: the service's Date header offset on the transport's
- *   clock, `Date.now`, against which it is measured).
+ * - knows the service's clock (`serviceNow`: the io's local clock plus the offset the client
+ *   measured from the service's Date header).
  *
  * `forEachAccount` is the one per-account loop: contexts one after the other (or a few at once), one
  * account's failure (a UserError or an ApiError) caught, redacted and named after its account, and
@@ -35,6 +35,7 @@ import { chooseAccounts, type AccountChoice } from './accounts.js';
 import type { CommandIo } from './io.js';
 
 export type { CommandIo } from './io.js';
+export type { ConnectionOptions, Env } from '../api/connect.js';
 export type { OnProgress } from './account.js';
 
 export interface CommandOptions {
@@ -186,7 +187,9 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
     readAccount: async (api, scope, onProgress) =>
       scope instanceof Set ? (await awaitRead(api, startAccountRead(api, scope), onProgress)).report(onProgress) : readAccount(api, scope as DesiredState | null, onProgress),
     startAccountRead: (api, needed) => startAccountRead(api, needed),
-    serviceNow: (api) => Date.now() + (api.serviceClockOffsetMs?.() ?? 0),
+    // The offset is the service's Date header against the transport's clock, Date.now, which is the
+    // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.
+    serviceNow: (api) => io.now() + (api.serviceClockOffsetMs?.() ?? 0),
     withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account),
   };
   return ctx;
