@@ -6,8 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { connect, type ConnectionOptions } from '../api/connect.js';
-import { buildReport, resolvePeriod, type Report, type ReportProgress } from '../ops/report.js';
+import { resolvePeriod, type Report, type ReportProgress } from '../ops/report.js';
 import { renderReportCsv } from '../render/report-csv.js';
 import { renderReportHtml } from '../render/report-html.js';
 import { renderReportJson } from '../render/report-json.js';
@@ -15,6 +14,8 @@ import { renderReportMarkdown } from '../render/report-markdown.js';
 import { renderReportText } from '../render/report-text.js';
 import { UsageError, UserError } from '../util/errors.js';
 import type { AccountChoice } from '../workflow/accounts.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
+import { reportFlow } from '../workflow/report.js';
 import type { CommandIo } from './output.js';
 
 export interface ReportOptions extends ConnectionOptions, AccountChoice {
@@ -72,7 +73,7 @@ function progressPrinter(io: CommandIo): ((p: ReportProgress) => void) | undefin
   };
 }
 
-export async function runReport(opts: ReportOptions, io: CommandIo): Promise<number> {
+export async function runReport(opts: ReportOptions, io: CommandIo, ctx: CommandContext = commandContext(io, [], opts)): Promise<number> {
   const format = opts.format as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
   const parallelism = Number(opts.parallelism);
@@ -83,22 +84,18 @@ export async function runReport(opts: ReportOptions, io: CommandIo): Promise<num
   const asked = { ...(opts.since !== undefined && { since: opts.since }), ...(opts.month !== undefined && { month: opts.month }), ...(opts.until !== undefined && { until: opts.until }) };
   // Checked on the local clock before any request; resolved again on the service's once it answered.
   resolvePeriod(asked, Math.floor(io.now() / 1000));
-  const period = (now: number) => resolvePeriod(asked, now);
-  const api = connect(opts, io.env, { concurrency: parallelism });
   const onProgress = progressPrinter(io);
   let report: Report;
   try {
-    report = await buildReport(api, {
-      period,
+    report = await reportFlow(ctx, {
+      period: asked,
       ...(opts.monitor && { monitors: opts.monitor }),
       ...(opts.group && { groups: opts.group }),
       concurrency: parallelism,
-      now: () => Math.floor((io.now() + (api.serviceClockOffsetMs?.() ?? 0)) / 1000),
       ...(onProgress && { onProgress }),
     });
   } finally {
     if (onProgress) io.err('\r\x1b[2K');
-    await api.close();
   }
   const toFile = opts.out !== undefined && opts.out !== '-';
   const text = render(report, format, { color: !toFile && io.color, outages: opts.outages === true });
