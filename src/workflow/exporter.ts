@@ -1,0 +1,149 @@
+/**
+ * What one read of `monsync exporter` does for one account, without printing: through the command
+ * context (configuration load, the one account read, the service's clock), the account as
+ * metrics samples (src/ops/exporter/): each monitor's last test, alert, pauses and maintenance,
+ * and with a configuration the drift, which is the plan `monsync plan` would show now, counted by
+ * action. Nothing is ever written to the service.
+ *
+ * A configuration that stops loading (or planning) is not the read's failure: the account is still
+ * read and exported, the drift is unknown (`monsync_configuration_valid 0`), and its problems go
+ * to the log once, when they change.
+ */
+import type { MonitoringClient } from '../api/client.js';
+import type { ConnectChoices, ConnectionOptions, Env } from '../api/connect.js';
+import type { MonitoringApi } from '../api/types.js';
+import type { DeclaredAccount } from '../config/accounts.js';
+import type { DesiredState } from '../model/desired.js';
+import type { LiveState } from '../model/live.js';
+import type { AccountSample, DriftCounts } from '../ops/exporter/metrics.js';
+import { emptyMemory, monitorSamples, readServiceState, type ExporterMemory } from '../ops/exporter/read.js';
+import type { Plan } from '../plan/types.js';
+import { UserError } from '../util/errors.js';
+import { redact } from '../util/redact.js';
+import { readAccount } from './account.js';
+import { chooseAccounts, type AccountChoice } from './accounts.js';
+
+/** What the exporter needs of the command context. */
+export interface ExporterContext {
+  /** With a configuration: it, or a UserError listing its problems. */
+  loadConfiguration(): Promise<{ desired: DesiredState }>;
+  /** The one account read. */
+  readAccount(api: MonitoringApi, desired: DesiredState | null): Promise<LiveState>;
+  /** The plan `monsync plan` would make now (its PlanError, a UserError, when it cannot be made). */
+  plan(desired: DesiredState, live: LiveState, api: MonitoringApi, nowMs: number): Promise<Plan>;
+  /** The service's time now, milliseconds. */
+  serviceNow(api: MonitoringApi): number;
+}
+
+export interface ExporterReaderOptions {
+  api: MonitoringApi;
+  /** Whether a configuration was given (PATH..., or a declared account's files). */
+  withConfiguration: boolean;
+  /** Where the configuration's problems go (one call per line). */
+  log: (line: string) => void;
+}
+
+/** The drift a plan shows: its changes by action. */
+export function driftOf(plan: Pick<Plan, 'changes'>): DriftCounts {
+  const counts: DriftCounts = { add: 0, change: 0, destroy: 0 };
+  for (const c of plan.changes) counts[c.action === 'create' ? 'add' : c.action === 'update' ? 'change' : 'destroy']++;
+  return counts;
+}
+
+/** One account's reader: each call is one read; what earlier reads saw is kept for the next. */
+export function exporterReader(ctx: ExporterContext, opts: ExporterReaderOptions): { read(): Promise<AccountSample> } {
+  let memory: ExporterMemory = emptyMemory();
+  let lastProblem: string | null = null;
+  const problem = (lines: string[] | null) => {
+    const text = lines === null ? null : lines.map(redact).join('\n');
+    if (text === lastProblem) return;
+    if (text !== null) for (const line of text.split('\n')) opts.log(line);
+    else if (lastProblem !== null) opts.log('the configuration loads and plans again');
+    lastProblem = text;
+  };
+  return {
+    async read() {
+      const started = performance.now();
+      let desired: DesiredState | null = null;
+      let problems: string[] | null = null;
+      if (opts.withConfiguration) {
+        try {
+          desired = (await ctx.loadConfiguration()).desired;
+        } catch (err) {
+          if (!(err instanceof UserError)) throw err;
+          problems = [err.message.replace(/; no change was sent to the service$/, ''), ...err.details];
+        }
+      }
+      const live = await ctx.readAccount(opts.api, desired);
+      const nowMs = ctx.serviceNow(opts.api);
+      const nowSeconds = Math.floor(nowMs / 1000);
+      const readings = await readServiceState(opts.api, live.monitors, nowSeconds, memory);
+      let drift: DriftCounts | null | undefined;
+      let inMaintenance: Set<string> | null = null;
+      if (opts.withConfiguration) {
+        inMaintenance = new Set();
+        if (desired !== null) {
+          try {
+            drift = driftOf(await ctx.plan(desired, live, opts.api, nowMs));
+          } catch (err) {
+            if (!(err instanceof UserError)) throw err;
+            problems = [err.message, ...err.details];
+            drift = null;
+          }
+          if (desired.maintenance !== undefined) inMaintenance = await openMaintenance(desired, live, nowMs);
+        } else drift = null;
+        problem(problems);
+      }
+      const made = monitorSamples({ monitors: live.monitors, readings, memory, nowSeconds, inMaintenance });
+      memory = made.memory;
+      return {
+        monitors: made.samples,
+        atSeconds: nowSeconds,
+        readSeconds: (performance.now() - started) / 1000,
+        ...(drift !== undefined ? { drift } : {}),
+      };
+    },
+  };
+}
+
+/** Ids of the monitors a declared maintenance window covers at `nowMs`. */
+async function openMaintenance(desired: DesiredState, live: LiveState, nowMs: number): Promise<Set<string>> {
+  const { coveredMonitors, openWindows } = await import('../ops/maintenance.js');
+  const ids = new Set<string>();
+  for (const { window } of openWindows(desired.maintenance ?? [], nowMs)) {
+    for (const m of coveredMonitors(window, live, desired.settings.ignore).monitors) ids.add(m.id);
+  }
+  return ids;
+}
+
+/** An account the exporter serves: the context, its name, whether it has a configuration, and how to connect. */
+export interface ExporterAccount extends ExporterContext {
+  account?: DeclaredAccount;
+  withConfiguration: boolean;
+  connect(choices: Pick<ConnectChoices, 'onRequest'>): Promise<MonitoringClient>;
+}
+
+/**
+ * The accounts of one exporter run, on the existing workflow functions (chooseAccounts, loadDesired,
+ * readAccount, computePlan): the one adapter to the command context, until that context exists.
+ * A configuration is used when PATH... is given or an account is chosen (its files).
+ */
+export async function exporterContexts(
+  paths: string[],
+  opts: ConnectionOptions & AccountChoice,
+  where: { env: Env; cwd: string },
+): Promise<ExporterAccount[]> {
+  const accounts = await chooseAccounts(paths, opts, where.cwd);
+  const { connect } = await import('../api/connect.js');
+  const { loadDesired, computePlan } = await import('./plan.js');
+  const make = (account: DeclaredAccount | undefined): ExporterAccount => ({
+    ...(account ? { account } : {}),
+    withConfiguration: account !== undefined || paths.length > 0,
+    connect: async (choices) => connect(opts, where.env, { ...choices, ...(account ? { account } : {}) }),
+    loadConfiguration: async () => ({ desired: await loadDesired(paths, undefined, account) }),
+    readAccount: (api, desired) => readAccount(api, desired),
+    plan: (desired, live, api) => computePlan(desired, live, api, account ? { account: account.name } : {}),
+    serviceNow: (api) => Date.now() + (api.serviceClockOffsetMs?.() ?? 0),
+  });
+  return accounts === null ? [make(undefined)] : accounts.map(make);
+}
