@@ -173,3 +173,18 @@ describe('the read loop', () => {
     expect(await text(metrics)).toContain('monsync_up 1');
   });
 });
+
+describe('the rendering', () => {
+  it('is made once between two changes, however often scraped, and made again after a read or a request', async () => {
+    const m = new ExporterMetrics({ accounts: false, configuration: false });
+    m.readSucceeded(sample([mon('1', 'mx-a')]));
+    const first = await m.render(false);
+    expect(await m.render(false)).toBe(first);
+    m.request(200);
+    const second = await m.render(false);
+    expect(second).not.toBe(first);
+    expect(second.body).toContain('monsync_service_requests_total{code="200"} 1');
+    m.readSucceeded(sample([mon('1', 'mx-a', { up: 0 })]));
+    expect((await m.render(false)).body).toContain('monsync_monitor_up{monitor="mx-a",id="1",type="smtp"} 0');
+  });
+});
