@@ -15,6 +15,7 @@ import {
   renderFinishedLine,
   renderLiveLine,
   renderNotStarted,
+  renderSavedPlanFilesDiffer,
   showsAsFinished,
 } from '../render/apply-text.js';
 import { renderPlanJson } from '../render/plan-json.js';
@@ -115,6 +116,9 @@ export function textApplyView(io: CommandIo): ApplyView {
       if (next.changes.length === 0) out(`${noChangesLine(next)}\n`);
       else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
     },
+    savedPlanFilesDiffer(files) {
+      io.err(`${renderSavedPlanFilesDiffer(files)}\n`);
+    },
     checkFailed(details: string[]) {
       out('not possible.\n');
       io.err('Warning: the changes were made, but planning again to check them failed; run `monsync plan` to see whether the account matches.\n');
@@ -146,6 +150,7 @@ export type JsonEvent =
   | { type: 'check'; matches: true }
   | { type: 'check'; matches: false; plan: unknown }
   | { type: 'check_failed'; details: string[] }
+  | { type: 'saved_plan_files_differ'; files: string[] }
   | { type: 'interrupted'; signal: InterruptSignal };
 
 /**
@@ -180,6 +185,7 @@ export function jsonApplyView(io: CommandIo): ApplyView {
     checking: () => undefined,
     checked: (next) => emit(next.changes.length === 0 ? { type: 'check', matches: true } : { type: 'check', matches: false, plan: planData(next) }),
     checkFailed: (details) => emit({ type: 'check_failed', details: details.map(redact) }),
+    savedPlanFilesDiffer: (files) => emit({ type: 'saved_plan_files_differ', files: [...files] }),
     interrupted: (signal) => emit({ type: 'interrupted', signal }),
     declined: () => undefined,
     close: () => undefined,

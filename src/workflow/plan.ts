@@ -1,7 +1,8 @@
 /**
- * What `plan` and `apply` do before anything is shown or sent: load the configuration, read the
- * account, diff. Prints nothing: progress goes to `onProgress` (src/render/progress.ts makes the
- * lines), problems are UserErrors, and nothing is ever written to the service here.
+ * What `plan` and `apply` do before anything is shown or sent: load the configuration and read the
+ * account through the command context (src/workflow/context.ts), then the one plan assembly
+ * (src/workflow/assemble.ts). Prints nothing: progress goes to `onProgress` (src/render/progress.ts
+ * makes the lines), problems are UserErrors, and nothing is ever written to the service here.
  */
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
@@ -10,13 +11,13 @@ import type { Finding } from '../checks/types.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
-import type { DeclaredAccount } from '../config/accounts.js';
-import { awaitRead, groupsNeeded, startAccountRead, type OnProgress } from './account.js';
+import type { AssemblyInputs } from './assemble.js';
+import { awaitRead, groupsNeeded, type OnProgress } from './account.js';
+import type { CommandContext } from './context.js';
 
 export type { OnProgress } from './account.js';
 
 export interface PlanFlowOptions {
-  paths: string[];
   prune?: boolean;
   targets?: string[];
   /** The checks' warnings stop the plan too, not only their errors (`--strict`). */
@@ -25,8 +26,8 @@ export interface PlanFlowOptions {
   onProgress?: OnProgress;
   /** The live-state fingerprint (default true): false when the plan is only shown as text (DiffOptions.fingerprint). */
   fingerprint?: boolean;
-  /** A declared account: its files (instead of `paths`), variables and owner; the plan records its name. */
-  account?: DeclaredAccount;
+  /** Requests in flight at once (apply's --parallelism must not be held below it by the client's default). */
+  concurrency?: number;
 }
 
 export interface PlanFlowResult {
@@ -35,40 +36,11 @@ export interface PlanFlowResult {
   live: LiveState;
 }
 
-/** The configuration, or a UserError listing every problem (file, line, field) and that nothing was sent. */
-export async function loadDesired(paths: string[], onProgress?: OnProgress, account?: DeclaredAccount): Promise<DesiredState> {
-  const { loadConfig, formatDiagnostics } = await import('../config/index.js');
-  const result = await loadConfig(account ? account.paths : paths, { cwd: process.cwd(), env: account ? { ...process.env, ...account.vars } : process.env });
-  if ('diagnostics' in result) {
-    const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
-    throw new UserError(`the configuration has ${plural(errors.length, 'problem')}; no change was sent to the service`, {
-      details: formatDiagnostics(result.diagnostics, process.cwd()).split('\n').filter(Boolean),
-    });
-  }
-  const s = result.state;
-  if (account?.owner !== undefined) s.settings = { ...s.settings, owner: account.owner };
-  onProgress?.({
-    kind: 'configuration',
-    files: s.files.length,
-    monitors: s.monitors.length,
-    alerts: s.alerts.length + s.monitors.reduce((n, m) => n + m.alerts.length, 0),
-    groups: s.groups.length,
-  });
-  return s;
-}
-
-/** The plan, or a UserError listing every problem that stops it. */
-export async function computePlan(desired: DesiredState, live: LiveState, api: MonitoringApi, opts: Omit<PlanFlowOptions, 'paths' | 'onProgress' | 'account'> & { account?: string }): Promise<Plan> {
-  const { diff, PlanError } = await import('../plan/diff.js');
+/** The one assembly (src/workflow/assemble.ts), or a UserError listing every problem that stops the plan. */
+export async function computePlan(desired: DesiredState, live: LiveState, inputs: AssemblyInputs): Promise<Plan> {
+  const [{ PlanError }, { assemblePlan }] = await Promise.all([import('../plan/diff.js'), import('./assemble.js')]);
   try {
-    const plan = diff(desired, live, {
-      prune: opts.prune || desired.settings.prune,
-      targets: opts.targets ?? [],
-      target: api.baseUrl,
-      fingerprint: opts.fingerprint,
-    });
-    // Recorded so a saved plan is refused on another account (src/apply/saved-plan.ts).
-    return opts.account !== undefined ? { ...plan, account: opts.account } : plan;
+    return assemblePlan(desired, live, inputs);
   } catch (err) {
     if (err instanceof PlanError) {
       throw new UserError(`the plan cannot be made: ${plural(err.problems.length, 'problem')}; no change was sent to the service`, {
@@ -111,27 +83,16 @@ export async function stopOnFindings(findings: readonly Finding[], strict = fals
 }
 
 /**
- * The plan with the findings of the checks on the configuration and the account it was made from;
- * a UserError instead when they stop it (stopOnFindings), before anything is shown, saved or sent.
- */
-export async function checkPlan(plan: Plan, desired: DesiredState, live: LiveState, strict = false): Promise<Plan> {
-  const { runChecks } = await import('../checks/index.js');
-  const checks = runChecks(desired, live);
-  await stopOnFindings(checks, strict);
-  return { ...plan, checks };
-}
-
-/**
  * The account read is nothing but GETs, so it starts at once and its network wait overlaps the YAML
  * load instead of following it (on a large account the two take about as long). The configuration
  * still decides what is reported: a broken one is reported alone, before any problem with
  * credentials or the network, the reads in flight are abandoned, and nothing is ever written.
  */
-export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: PlanFlowOptions): Promise<PlanFlowResult & { api: MonitoringApi }> {
+export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Promise<PlanFlowResult & { api: MonitoringApi }> {
   let settleNeeded!: (names: ReadonlySet<string> | undefined) => void;
   const needed = new Promise<ReadonlySet<string> | undefined>((resolve) => (settleNeeded = resolve));
-  const connecting = connectApi();
-  const reading = connecting.then((api) => startAccountRead(api, needed));
+  const connecting = ctx.connect(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {});
+  const reading = connecting.then((api) => ctx.startAccountRead(api, needed));
   // Both are awaited below, or dropped with the configuration's own error: never an unhandled rejection.
   connecting.catch(() => undefined);
   reading.catch(() => undefined);
@@ -139,7 +100,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const started = performance.now();
   let desired: DesiredState;
   try {
-    desired = await loadDesired(opts.paths, opts.onProgress, opts.account);
+    ({ desired } = await ctx.loadConfiguration(opts.onProgress ? { onProgress: opts.onProgress } : {}));
   } catch (err) {
     settleNeeded(undefined);
     await connecting.then((api) => abandon(api), () => undefined);
@@ -151,13 +112,15 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const read = await awaitRead(api, reading, opts.onProgress);
   const live = read.report(opts.onProgress);
   const diffStarted = performance.now();
-  let plan = await checkPlan(await computePlan(desired, live, api, { ...opts, account: opts.account?.name }), desired, live, opts.strict);
-  if (desired.maintenance !== undefined) {
-    // On the service's clock, as maintain decides what is open (its Date header; the offset is
-    // measured against Date.now, the transport's clock).
-    const { plannedWindows } = await import('../ops/maintenance.js');
-    plan = { ...plan, maintenance: plannedWindows(desired.maintenance, live, Date.now() + (api.serviceClockOffsetMs?.() ?? 0), desired.settings.ignore) };
-  }
+  const plan = await computePlan(desired, live, {
+    target: api.baseUrl,
+    prune: opts.prune,
+    targets: opts.targets ?? [],
+    ...(opts.fingerprint !== undefined ? { fingerprint: opts.fingerprint } : {}),
+    ...(ctx.account ? { account: ctx.account.name } : {}),
+    nowMs: ctx.serviceNow(api),
+  });
+  await stopOnFindings(plan.checks ?? [], opts.strict);
   // For a slow plan on a large account: which part to look at.
   opts.onProgress?.({ kind: 'timings', configurationMs, accountMs: read.ms, diffMs: performance.now() - diffStarted, sinceStartMs: performance.now() });
   return { plan, desired, live, api };
