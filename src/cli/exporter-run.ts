@@ -50,16 +50,18 @@ export async function runExporter(paths: string[], opts: ExporterOptions, io: Co
   const { host, port } = parseListen(opts.listen);
   const intervalMs = parseDuration(opts.interval, '--interval') * 1000;
   const token = opts.tokenFile !== undefined ? await readToken(opts.tokenFile, io.cwd) : null;
-  const [{ ExporterMetrics }, { startExporterServer, isLoopback }, { runReadLoop }, { exporterContexts, exporterReader }] = await Promise.all([
+  const [{ ExporterMetrics }, { startExporterServer, isLoopback }, { runReadLoop }, { exporterReader, exporterUsesConfiguration }, { openCommand }] = await Promise.all([
     import('../ops/exporter/metrics.js'),
     import('../ops/exporter/server.js'),
     import('../ops/exporter/loop.js'),
     import('../workflow/exporter.js'),
+    import('../workflow/context.js'),
   ]);
   registerSecret(token ?? undefined);
-  const contexts = await exporterContexts(paths, opts, io);
+  // PATH... is optional: without it the accounts are looked for in monsync.yaml, as status does.
+  const { contexts } = await openCommand({ io, paths, connection: opts, choice: opts });
   const accounts = contexts.some((c) => c.account !== undefined);
-  const metrics = new ExporterMetrics({ accounts, configuration: contexts.some((c) => c.withConfiguration) });
+  const metrics = new ExporterMetrics({ accounts, configuration: contexts.some((c) => exporterUsesConfiguration(c, paths)) });
   const log = (line: string) => io.err(`${new Date(io.now()).toISOString()} ${redact(line)}\n`);
   const clients: MonitoringClient[] = [];
   for (const ctx of contexts) clients.push(await ctx.connect({ onRequest: (e) => metrics.request(e.status, ctx.account?.name) }));
@@ -79,7 +81,7 @@ export async function runExporter(paths: string[], opts: ExporterOptions, io: Co
   try {
     await Promise.all(
       contexts.map((ctx, i) => {
-        const reader = exporterReader(ctx, { api: clients[i]!, withConfiguration: ctx.withConfiguration, log: (line) => log(ctx.account ? `account ${ctx.account.name}: ${line}` : line) });
+        const reader = exporterReader(ctx, { api: clients[i]!, withConfiguration: exporterUsesConfiguration(ctx, paths), log: (line) => log(ctx.account ? `account ${ctx.account.name}: ${line}` : line) });
         return runReadLoop({
           intervalMs,
           metrics,

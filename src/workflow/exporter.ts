@@ -1,6 +1,7 @@
 /**
  * What one read of `monsync exporter` does for one account, without printing: through the command
- * context (configuration load, the one account read, the service's clock), the account as
+ * context (src/workflow/context.ts: configuration load, the one account read, the service's clock)
+ * and the one plan assembly (assemble.ts), the account as
  * metrics samples (src/ops/exporter/): each monitor's last test, alert, pauses and maintenance,
  * and with a configuration the drift, which is the plan `monsync plan` would show now, counted by
  * action. Nothing is ever written to the service.
@@ -9,10 +10,7 @@
  * read and exported, the drift is unknown (`monsync_configuration_valid 0`), and its problems go
  * to the log once, when they change.
  */
-import type { MonitoringClient } from '../api/client.js';
-import type { ConnectChoices, ConnectionOptions, Env } from '../api/connect.js';
 import type { MonitoringApi } from '../api/types.js';
-import type { DeclaredAccount } from '../config/accounts.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { AccountSample, DriftCounts } from '../ops/exporter/metrics.js';
@@ -20,24 +18,13 @@ import { emptyMemory, monitorSamples, readServiceState, type ExporterMemory } fr
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
-import { readAccount } from './account.js';
-import { chooseAccounts, type AccountChoice } from './accounts.js';
-
-/** What the exporter needs of the command context. */
-export interface ExporterContext {
-  /** With a configuration: it, or a UserError listing its problems. */
-  loadConfiguration(): Promise<{ desired: DesiredState }>;
-  /** The one account read. */
-  readAccount(api: MonitoringApi, desired: DesiredState | null): Promise<LiveState>;
-  /** The plan `monsync plan` would make now (its PlanError, a UserError, when it cannot be made). */
-  plan(desired: DesiredState, live: LiveState, api: MonitoringApi, nowMs: number): Promise<Plan>;
-  /** The service's time now, milliseconds. */
-  serviceNow(api: MonitoringApi): number;
-}
+import { assemblePlan } from './assemble.js';
+import type { CommandContext } from './context.js';
 
 export interface ExporterReaderOptions {
+  /** The account's client (built by the context: `ctx.connect`). */
   api: MonitoringApi;
-  /** Whether a configuration was given (PATH..., or a declared account's files). */
+  /** Whether a configuration was given (PATH..., or a declared account's files): exporterUsesConfiguration. */
   withConfiguration: boolean;
   /** Where the configuration's problems go (one call per line). */
   log: (line: string) => void;
@@ -51,7 +38,7 @@ export function driftOf(plan: Pick<Plan, 'changes'>): DriftCounts {
 }
 
 /** One account's reader: each call is one read; what earlier reads saw is kept for the next. */
-export function exporterReader(ctx: ExporterContext, opts: ExporterReaderOptions): { read(): Promise<AccountSample> } {
+export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions): { read(): Promise<AccountSample> } {
   let memory: ExporterMemory = emptyMemory();
   let lastProblem: string | null = null;
   const problem = (lines: string[] | null) => {
@@ -68,10 +55,10 @@ export function exporterReader(ctx: ExporterContext, opts: ExporterReaderOptions
       let problems: string[] | null = null;
       if (opts.withConfiguration) {
         try {
-          desired = (await ctx.loadConfiguration()).desired;
+          desired = (await ctx.loadConfiguration({ consequence: 'the drift is not known until it is fixed' })).desired;
         } catch (err) {
           if (!(err instanceof UserError)) throw err;
-          problems = [err.message.replace(/; no change was sent to the service$/, ''), ...err.details];
+          problems = [err.message, ...err.details];
         }
       }
       const live = await ctx.readAccount(opts.api, desired);
@@ -84,7 +71,8 @@ export function exporterReader(ctx: ExporterContext, opts: ExporterReaderOptions
         inMaintenance = new Set();
         if (desired !== null) {
           try {
-            drift = driftOf(await ctx.plan(desired, live, opts.api, nowMs));
+            // The plan `monsync plan` would show at this instant of the service's clock (prune as the configuration says).
+            drift = driftOf(assemblePlan(desired, live, { target: opts.api.baseUrl, nowMs, fingerprint: false, ...(ctx.account ? { account: ctx.account.name } : {}) }));
           } catch (err) {
             if (!(err instanceof UserError)) throw err;
             problems = [err.message, ...err.details];
@@ -116,34 +104,7 @@ async function openMaintenance(desired: DesiredState, live: LiveState, nowMs: nu
   return ids;
 }
 
-/** An account the exporter serves: the context, its name, whether it has a configuration, and how to connect. */
-export interface ExporterAccount extends ExporterContext {
-  account?: DeclaredAccount;
-  withConfiguration: boolean;
-  connect(choices: Pick<ConnectChoices, 'onRequest'>): Promise<MonitoringClient>;
-}
-
-/**
- * The accounts of one exporter run, on the existing workflow functions (chooseAccounts, loadDesired,
- * readAccount, computePlan): the one adapter to the command context, until that context exists.
- * A configuration is used when PATH... is given or an account is chosen (its files).
- */
-export async function exporterContexts(
-  paths: string[],
-  opts: ConnectionOptions & AccountChoice,
-  where: { env: Env; cwd: string },
-): Promise<ExporterAccount[]> {
-  const accounts = await chooseAccounts(paths, opts, where.cwd);
-  const { connect } = await import('../api/connect.js');
-  const { loadDesired, computePlan } = await import('./plan.js');
-  const make = (account: DeclaredAccount | undefined): ExporterAccount => ({
-    ...(account ? { account } : {}),
-    withConfiguration: account !== undefined || paths.length > 0,
-    connect: async (choices) => connect(opts, where.env, { ...choices, ...(account ? { account } : {}) }),
-    loadConfiguration: async () => ({ desired: await loadDesired(paths, undefined, account) }),
-    readAccount: (api, desired) => readAccount(api, desired),
-    plan: (desired, live, api) => computePlan(desired, live, api, account ? { account: account.name } : {}),
-    serviceNow: (api) => Date.now() + (api.serviceClockOffsetMs?.() ?? 0),
-  });
-  return accounts === null ? [make(undefined)] : accounts.map(make);
+/** The exporter uses a configuration when PATH... is given or the context is a declared account's (its files). */
+export function exporterUsesConfiguration(ctx: Pick<CommandContext, 'account'>, paths: readonly string[]): boolean {
+  return ctx.account !== undefined || paths.length > 0;
 }
