@@ -188,3 +188,25 @@ describe('the rendering', () => {
     expect((await m.render(false)).body).toContain('monsync_monitor_up{monitor="mx-a",id="1",type="smtp"} 0');
   });
 });
+
+describe('the read loop and its signal', () => {
+  it('ends at once when its signal aborts in the middle of a read, without waiting for the read', async () => {
+    const stop = new AbortController();
+    let started!: () => void;
+    const reading = new Promise<void>((r) => (started = r));
+    const loop = runReadLoop({
+      intervalMs: 60_000,
+      metrics: new ExporterMetrics({ accounts: false, configuration: false }),
+      // A read that never answers (a large account, a stuck service).
+      read: () => {
+        started();
+        return new Promise<AccountSample>(() => undefined);
+      },
+      log: () => undefined,
+      signal: stop.signal,
+    });
+    await reading;
+    stop.abort();
+    await expect(Promise.race([loop.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still waiting'), 1_000))])).resolves.toBe('ended');
+  });
+});

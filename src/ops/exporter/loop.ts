@@ -31,7 +31,38 @@ export function waitAfter(intervalMs: number, failures: number): number {
   return Math.min(intervalMs * 2 ** (failures - 1), intervalMs * MAX_BACKOFF_INTERVALS);
 }
 
-/** Runs until `signal` aborts; resolves then (never rejects on a read's failure). */
+const ABORTED = Symbol('aborted');
+
+/**
+ * The read, or ABORTED as soon as the signal aborts: a read of a large account takes seconds, and
+ * SIGTERM must not wait for it (the runner then destroys the client, which fails the read; that
+ * failure is nobody's to report).
+ */
+function untilAborted<T>(read: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) {
+    read.catch(() => undefined);
+    return Promise.resolve(ABORTED);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      read.catch(() => undefined);
+      resolve(ABORTED);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    read.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/** Runs until `signal` aborts, at once even mid-read; resolves then (never rejects on a read's failure). */
 export async function runReadLoop(opts: ReadLoopOptions): Promise<void> {
   const who = opts.account !== undefined ? `account ${opts.account}: ` : '';
   const describe = opts.describe ?? ((err: unknown) => (err instanceof Error ? err.message : String(err)));
@@ -41,8 +72,8 @@ export async function runReadLoop(opts: ReadLoopOptions): Promise<void> {
   while (!opts.signal.aborted) {
     let ok = false;
     try {
-      const sample = await opts.read(opts.signal);
-      if (opts.signal.aborted) break;
+      const sample = await untilAborted(opts.read(opts.signal), opts.signal);
+      if (sample === ABORTED) break;
       opts.metrics.readSucceeded(sample, opts.account);
       ok = true;
       if (!everRead || failures > 0) {
