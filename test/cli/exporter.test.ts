@@ -108,6 +108,42 @@ describe('monsync exporter (runner)', () => {
     }
   });
 
+  it('serves every declared account from one process, each series labelled with its account', async () => {
+    const other = await startTestEmulator({ seed: 'empty' });
+    try {
+      await other.control.seed({ monitors: [{ label: 'mx-prod', type: 'smtp', ip_address: 'mx', test_account: 'p@example.org', timer: 5, time_zone: 'UTC', meta: {} }] });
+      const accountsDir = await mkdtemp(join(dir, 'accounts-'));
+      await writeFile(join(accountsDir, 'monsync.yaml'), 'version: 1\nsettings:\n  accounts:\n    staging: { paths: [staging.yaml] }\n    production: { paths: [production.yaml] }\n');
+      for (const name of ['staging', 'production']) await writeFile(join(accountsDir, `${name}.yaml`), 'version: 1\nmonitors: []\n');
+      const env = {
+        MONSYNC_STAGING_URL: emu.url,
+        MONSYNC_STAGING_USERNAME: DEFAULT_CREDENTIALS.v1.user,
+        MONSYNC_STAGING_PASSWORD: DEFAULT_CREDENTIALS.v1.password,
+        MONSYNC_PRODUCTION_URL: other.url,
+        MONSYNC_PRODUCTION_USERNAME: DEFAULT_CREDENTIALS.v1.user,
+        MONSYNC_PRODUCTION_PASSWORD: DEFAULT_CREDENTIALS.v1.password,
+      };
+      const io = captureIo(env, { cwd: accountsDir, now: () => Date.now() });
+      const running = runExporter([], options({ allAccounts: true }), io);
+      running.catch(() => undefined);
+      while (!/listening on /.test(io.stdout)) await Promise.race([running, sleep(20)]);
+      const url = /listening on (\S+)/.exec(io.stdout)![1]!;
+      try {
+        const body = await until(url, /^monsync_up\{account="production"\} 1$/m);
+        await until(url, /^monsync_up\{account="staging"\} 1$/m);
+        expect(body).toMatch(/^monsync_monitor_alert_active\{monitor="mx-prod",id="\d+",type="smtp",account="production"\} 0$/m);
+        expect(body).toMatch(/^monsync_monitor_alert_active\{monitor="legacy-mx",id="\d+",type="smtp",account="staging"\} 0$/m);
+        // The accounts. files are their configuration: drift per account.
+        expect(body).toMatch(/^monsync_configuration_valid\{account="staging"\} 1$/m);
+      } finally {
+        io.interrupt('SIGTERM');
+        expect(await running).toBe(0);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('reports a configuration that stops validating as monsync_configuration_valid 0 and in the log, and recovers', async () => {
     const file = join(dir, 'monsync.yaml');
     await writeFile(file, 'version: 1\nmonitors: []\n');

@@ -140,6 +140,9 @@ afterAll(async () => {
   if (prometheus && prometheus.exitCode === null) {
     stops.push(new Promise((resolve) => prometheus.once('exit', resolve)));
     prometheus.kill('SIGTERM');
+    // Prometheus flushes its TSDB on SIGTERM; one that hangs is killed rather than left behind.
+    const kill = setTimeout(() => prometheus.kill('SIGKILL'), 15_000);
+    void stops[0]!.then(() => clearTimeout(kill));
   }
   if (exporter && exporter.child.exitCode === null) exporter.child.kill('SIGKILL');
   await Promise.all(stops);
