@@ -27,33 +27,45 @@ function monitor(id: string, extra: Partial<Monitor> = {}): Monitor {
   return { id, label: `mx-${id}`, type: 'smtp', timer: 5, ttl: 0, data_label: 'seconds', alerts: [], groups: [], meta: {}, ...extra } as Monitor;
 }
 
+/** A read 30 s after T of a monitor with this timer and no ttl (results known 300 s after a start). */
+function at(timerSeconds: number): { timerSeconds: number; settledBefore: number } {
+  return { timerSeconds, settledBefore: T + 30 - 300 };
+}
+
 function readings(wide: FilteredStatusEntry[], settled: FilteredStatusEntry[] | null = null, pauses: ServiceReadings['pauses'] = []): ServiceReadings {
   return { pauses, wide: new Map(wide.map((e) => [e.monitor, e])), settled: settled === null ? null : new Map(settled.map((e) => [e.monitor, e])) };
 }
 
 describe('the outcome of a monitor from its filter entry', () => {
   it('is its last test when that test has a result: up with its round trip, or down', () => {
-    expect(outcomeOf(entry('1', { test_count: 1, last_test: test(T, 'ok', 14) }), 300)).toEqual({ outcomeAt: T, up: 1, roundTripSeconds: 14 });
-    expect(outcomeOf(entry('1', { test_count: 1, last_test: test(T, 'failed'), last_failed: test(T, 'failed') }), 300)).toEqual({ outcomeAt: T, up: 0, roundTripSeconds: null });
+    expect(outcomeOf(entry('1', { test_count: 1, last_test: test(T, 'ok', 14) }), at(300))).toEqual({ outcomeAt: T, up: 1, roundTripSeconds: 14 });
+    expect(outcomeOf(entry('1', { test_count: 1, last_test: test(T, 'failed'), last_failed: test(T, 'failed') }), at(300))).toEqual({ outcomeAt: T, up: 0, roundTripSeconds: null });
   });
 
   it('is the failure just before a test still in flight (an outage: every test waits for its ttl)', () => {
     const e = entry('1', { test_count: 2, fail_count: 1, last_test: test(T, 'in flight'), last_failed: test(T - 300, 'failed') });
-    expect(outcomeOf(e, 300)).toEqual({ outcomeAt: T - 300, up: 0, roundTripSeconds: null });
+    expect(outcomeOf(e, at(300))).toEqual({ outcomeAt: T - 300, up: 0, roundTripSeconds: null });
   });
 
   it('is a completed test when the test before the one in flight is not the last failure', () => {
     const e = entry('1', { test_count: 3, fail_count: 1, last_test: test(T, 'in flight'), last_failed: test(T - 600, 'failed') });
-    expect(outcomeOf(e, 300)).toEqual({ outcomeAt: T - 300, up: 1, roundTripSeconds: null });
+    expect(outcomeOf(e, at(300))).toEqual({ outcomeAt: T - 300, up: 1, roundTripSeconds: null });
+  });
+
+  it('is unknown when the test before the one in flight may itself still wait for its reply (short timer, long ttl)', () => {
+    const e = entry('1', { test_count: 3, fail_count: 0, last_test: test(T, 'in flight'), last_failed: null });
+    // Timer 3 minutes, ttl 1800 s: the test of T - 180 may get its reply until T + 1620.
+    expect(outcomeOf(e, { timerSeconds: 180, settledBefore: T + 10 - 1800 })).toBeNull();
+    expect(outcomeOf(e, { timerSeconds: 180, settledBefore: T + 1700 - 1800 })).toEqual({ outcomeAt: T - 180, up: 1, roundTripSeconds: null });
   });
 
   it('is unknown when the window holds nothing but a test in flight, or no test', () => {
-    expect(outcomeOf(entry('1', { test_count: 1, last_test: test(T, 'in flight') }), 300)).toBeNull();
-    expect(outcomeOf(entry('1', {}), 300)).toBeNull();
+    expect(outcomeOf(entry('1', { test_count: 1, last_test: test(T, 'in flight') }), at(300))).toBeNull();
+    expect(outcomeOf(entry('1', {}), at(300))).toBeNull();
   });
 
   it('reads a non-SMTP duration in the unit its data_label names', () => {
-    expect(outcomeOf(entry('1', { test_count: 1, last_test: test(T, 'ok', 250) }), 300, 0.001)?.roundTripSeconds).toBe(0.25);
+    expect(outcomeOf(entry('1', { test_count: 1, last_test: test(T, 'ok', 250) }), { ...at(300), secondsPerUnit: 0.001 })?.roundTripSeconds).toBe(0.25);
   });
 });
 

@@ -11,7 +11,8 @@
  *   test that gets no reply stays so until the service gives up on it (its ttl). So the outcome of
  *   a monitor is its last test *with a result*: the last test when it has one; else, when the last
  *   failed test is the one just before the test in flight (started less than one and a half timers
- *   earlier), that failure; else the test before completed (when the window holds one). What a
+ *   earlier), that failure; else the test before completed (when the window holds one and it has
+ *   had the time to get its result; a short timer with a long ttl may leave two in flight). What a
  *   read cannot see, the previous reads saw: the outcome is remembered (`ExporterMemory`) and
  *   only a newer one replaces it.
  * - Counters of tests and failed tests count each test once, when its result is settled: a read
@@ -52,10 +53,15 @@ export function emptyMemory(): ExporterMemory {
   return { previousAt: null, monitors: new Map() };
 }
 
-/** Seconds after its start by which any test of these monitors has its result. */
+/** Seconds after its start by which a test of this monitor has its result: its ttl, or the service's wait without one. */
+export function replyWaitSeconds(m: Pick<Monitor, 'ttl'>): number {
+  return m.ttl !== null && m.ttl > DEFAULT_REPLY_WAIT_SECONDS ? m.ttl : DEFAULT_REPLY_WAIT_SECONDS;
+}
+
+/** Seconds after its start by which any test of these monitors has its result, with a minute of slack (the counters' lag). */
 export function settleSeconds(monitors: readonly Pick<Monitor, 'ttl'>[]): number {
   let longest = DEFAULT_REPLY_WAIT_SECONDS;
-  for (const m of monitors) if (m.ttl !== null && m.ttl > longest) longest = m.ttl;
+  for (const m of monitors) longest = Math.max(longest, replyWaitSeconds(m));
   return longest + SETTLE_SLACK_SECONDS;
 }
 
@@ -101,19 +107,31 @@ function hasResult(t: TestData): boolean {
   return t.complete || t.error !== null;
 }
 
+/** What the outcome of a monitor's entry depends on besides the entry. */
+export interface OutcomeContext {
+  timerSeconds: number;
+  /** Tests that started before this Unix second have their result by now (replyWaitSeconds before the read). */
+  settledBefore: number;
+  /** Seconds per unit of `duration` (durationScale). */
+  secondsPerUnit?: number;
+}
+
 /** The outcome this read shows for one monitor, or null when it shows none (module docblock). */
-export function outcomeOf(entry: FilteredStatusEntry, timerSeconds: number, secondsPerUnit = 1): Omit<MonitorMemory, 'lastTestSeconds'> | null {
+export function outcomeOf(entry: FilteredStatusEntry, ctx: OutcomeContext): Omit<MonitorMemory, 'lastTestSeconds'> | null {
   const last = entry.last_test;
   if (!last || last.utc_mktime === null) return null;
   if (hasResult(last)) {
-    return { outcomeAt: last.utc_mktime, up: last.complete ? 1 : 0, roundTripSeconds: last.complete && last.duration !== null ? last.duration * secondsPerUnit : null };
+    const roundTrip = last.complete && last.duration !== null ? last.duration * (ctx.secondsPerUnit ?? 1) : null;
+    return { outcomeAt: last.utc_mktime, up: last.complete ? 1 : 0, roundTripSeconds: roundTrip };
   }
   const failed = entry.last_failed;
-  if (failed && failed.utc_mktime !== null && failed.utc_mktime > last.utc_mktime - 1.5 * timerSeconds) {
+  if (failed && failed.utc_mktime !== null && failed.utc_mktime > last.utc_mktime - 1.5 * ctx.timerSeconds) {
     return { outcomeAt: failed.utc_mktime, up: 0, roundTripSeconds: null };
   }
-  // The test before the one in flight is in the window, and is not the failure: it completed (its round trip unseen).
-  if (entry.test_count >= 2) return { outcomeAt: last.utc_mktime - timerSeconds, up: 1, roundTripSeconds: null };
+  // The test before the one in flight is in the window, has had the time to get its result, and is
+  // not the failure: it completed (its round trip unseen). Still in flight itself: nothing known.
+  const before = last.utc_mktime - ctx.timerSeconds;
+  if (entry.test_count >= 2 && before < ctx.settledBefore) return { outcomeAt: before, up: 1, roundTripSeconds: null };
   return null;
 }
 
@@ -138,7 +156,7 @@ export function monitorSamples(input: SampleInput): { samples: MonitorSample[]; 
     const before = input.memory.monitors.get(m.id);
     let memory = before;
     if (entry) {
-      const seen = outcomeOf(entry, (m.timer ?? 5) * 60, durationScale(m));
+      const seen = outcomeOf(entry, { timerSeconds: (m.timer ?? 5) * 60, settledBefore: input.nowSeconds - replyWaitSeconds(m), secondsPerUnit: durationScale(m) });
       const lastTest = entry.last_test?.utc_mktime ?? null;
       if (seen && (!memory || seen.outcomeAt >= memory.outcomeAt)) {
         // The last completed test's round trip: a failure, or a completion this read cannot see the round trip of, keeps the one known.
