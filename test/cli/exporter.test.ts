@@ -129,8 +129,8 @@ describe('monsync exporter (runner)', () => {
       while (!/listening on /.test(io.stdout)) await Promise.race([running, sleep(20)]);
       const url = /listening on (\S+)/.exec(io.stdout)![1]!;
       try {
-        const body = await until(url, /^monsync_up\{account="production"\} 1$/m);
-        await until(url, /^monsync_up\{account="staging"\} 1$/m);
+        await until(url, /^monsync_up\{account="production"\} 1$/m);
+        const body = await until(url, /^monsync_up\{account="staging"\} 1$/m);
         expect(body).toMatch(/^monsync_monitor_alert_active\{monitor="mx-prod",id="\d+",type="smtp",account="production"\} 0$/m);
         expect(body).toMatch(/^monsync_monitor_alert_active\{monitor="legacy-mx",id="\d+",type="smtp",account="staging"\} 0$/m);
         // The accounts. files are their configuration: drift per account.
