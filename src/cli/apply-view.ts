@@ -116,8 +116,8 @@ export function textApplyView(io: CommandIo): ApplyView {
       if (next.changes.length === 0) out(`${noChangesLine(next)}\n`);
       else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
     },
-    savedPlanFilesDiffer(files) {
-      io.err(`${renderSavedPlanFilesDiffer(files)}\n`);
+    savedPlanFilesDiffer(files, why) {
+      io.err(`${renderSavedPlanFilesDiffer(files, why)}\n`);
     },
     checkFailed(details: string[]) {
       out('not possible.\n');
@@ -150,7 +150,7 @@ export type JsonEvent =
   | { type: 'check'; matches: true }
   | { type: 'check'; matches: false; plan: unknown }
   | { type: 'check_failed'; details: string[] }
-  | { type: 'saved_plan_files_differ'; files: string[] }
+  | { type: 'saved_plan_files_differ'; files: string[]; why: 'differ' | 'unreadable' }
   | { type: 'interrupted'; signal: InterruptSignal };
 
 /**
@@ -185,7 +185,7 @@ export function jsonApplyView(io: CommandIo): ApplyView {
     checking: () => undefined,
     checked: (next) => emit(next.changes.length === 0 ? { type: 'check', matches: true } : { type: 'check', matches: false, plan: planData(next) }),
     checkFailed: (details) => emit({ type: 'check_failed', details: details.map(redact) }),
-    savedPlanFilesDiffer: (files) => emit({ type: 'saved_plan_files_differ', files: [...files] }),
+    savedPlanFilesDiffer: (files, why) => emit({ type: 'saved_plan_files_differ', files: [...files], why }),
     interrupted: (signal) => emit({ type: 'interrupted', signal }),
     declined: () => undefined,
     close: () => undefined,

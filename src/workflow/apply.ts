@@ -59,7 +59,7 @@ export interface ApplyHooks {
    * A saved plan was applied and checked against the desired state saved in it, but the configuration
    * files on disk now say something else (or cannot be read): what the next plan will work from.
    */
-  savedPlanFilesDiffer?(files: readonly string[]): void;
+  savedPlanFilesDiffer?(files: readonly string[], why: 'differ' | 'unreadable'): void;
 }
 
 export interface ApplyFlowOptions {
@@ -131,7 +131,8 @@ export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Pr
     const liveAfter = await ctx.readAccount(api, desired);
     const next = await computePlan(desired, liveAfter, { target: api.baseUrl, prune: plan.options.prune, targets: plan.options.targets, ...(plan.account !== undefined ? { account: plan.account } : {}), nowMs: ctx.serviceNow(api) });
     hooks.checked(next);
-    if (saved && plan.files.length > 0 && !(await filesStillSay(ctx, plan.files, desired))) hooks.savedPlanFilesDiffer?.(plan.files);
+    const onDisk = saved && plan.files.length > 0 ? await filesOnDisk(ctx, plan.files, desired) : 'same';
+    if (onDisk !== 'same') hooks.savedPlanFilesDiffer?.(plan.files, onDisk);
     return { status: 'applied', plan, result, check: next.changes.length === 0 ? 'matches' : 'differs', remaining: next.changes.length, api };
   } catch (err) {
     // The changes were made: a check that cannot run (the account cannot be read again) must not
@@ -143,14 +144,15 @@ export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Pr
 }
 
 /** Whether the configuration files a saved plan was made from still load to the desired state saved in it. */
-async function filesStillSay(ctx: CommandContext, files: string[], desired: DesiredState): Promise<boolean> {
+async function filesOnDisk(ctx: CommandContext, files: string[], desired: DesiredState): Promise<'same' | 'differ' | 'unreadable'> {
   const { isDeepStrictEqual } = await import('node:util');
   try {
     const now = await ctx.loadConfiguration({ paths: files });
     // Compared as the plan file holds it (JSON drops what is undefined).
-    return isDeepStrictEqual(JSON.parse(JSON.stringify(now.desired)), JSON.parse(JSON.stringify(desired)));
+    return isDeepStrictEqual(JSON.parse(JSON.stringify(now.desired)), JSON.parse(JSON.stringify(desired))) ? 'same' : 'differ';
   } catch (err) {
-    if (err instanceof UserError) return false;
+    // Not there (another checkout, another directory) or broken since: either way not the plan's.
+    if (err instanceof UserError) return 'unreadable';
     throw err;
   }
 }

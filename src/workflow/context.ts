@@ -14,8 +14,8 @@
  * - builds an API client (`connect`: the account's own variables, its pins checked again),
  * - reads the live account (`readAccount`/`startAccountRead`, src/workflow/account.ts: the one caller
  *   of `readLive`, so a healed contradiction is always reported through the progress events),
- * - knows the service's clock (`serviceNow`: the service's Date header offset on the transport's
- *   clock, `Date.now`, against which it is measured).
+ * - knows the service's clock (`serviceNow`: the io's local clock plus the offset the client
+ *   measured from the service's Date header).
  *
  * `forEachAccount` is the one per-account loop: contexts one after the other (or a few at once), one
  * account's failure (a UserError or an ApiError) caught, redacted and named after its account, and
@@ -35,6 +35,7 @@ import { chooseAccounts, type AccountChoice } from './accounts.js';
 import type { CommandIo } from './io.js';
 
 export type { CommandIo } from './io.js';
+export type { ConnectionOptions, Env } from '../api/connect.js';
 export type { OnProgress } from './account.js';
 
 export interface CommandOptions {
@@ -58,6 +59,9 @@ export interface LoadedConfiguration {
   warnings: string[];
 }
 
+/** A configuration as read: sound, or its problems (`errors` counts those that are not warnings). */
+export type ConfigurationRead = ({ ok: true } & LoadedConfiguration) | { ok: false; errors: number; lines: string[] };
+
 export interface LoadConfigurationOptions {
   /** Files instead of the context's (a saved plan's `files`); an account's `vars` and owner still apply. */
   paths?: string[];
@@ -78,6 +82,8 @@ export interface CommandContext {
   connect(choices?: Omit<ConnectChoices, 'account'>): Promise<MonitoringClient>;
   /** The configuration, or a UserError listing every problem (file, line, field). */
   loadConfiguration(opts?: LoadConfigurationOptions): Promise<LoadedConfiguration>;
+  /** The same load, its problems as a value (doctor reports them among its checks). */
+  readConfiguration(opts?: Pick<LoadConfigurationOptions, 'paths'>): Promise<ConfigurationRead>;
   /**
    * The live account, reported to `onProgress` (a healed contradiction included). Single-group reads
    * are limited to the groups `scope` declares (a desired state) or names (a set); null reads all.
@@ -163,17 +169,22 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
     async connect(choices = {}) {
       return connect(connection, configEnv, { ...choices, ...(account ? { account } : {}) });
     },
-    async loadConfiguration(opts = {}) {
-      const { loadConfig, formatDiagnostics, formatDiagnosticLines } = await import('../config/index.js');
+    async readConfiguration(opts = {}) {
+      const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
       const result = await loadConfig(opts.paths ?? paths, { cwd: io.cwd, env: account ? { ...configEnv, ...account.vars } : configEnv, now: io.now() });
       if ('diagnostics' in result) {
-        const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
-        throw new UserError(`the configuration has ${plural(errors.length, 'problem')}; ${opts.consequence ?? 'no change was sent to the service'}`, {
-          details: formatDiagnostics(result.diagnostics, io.cwd).split('\n').filter(Boolean),
-        });
+        return { ok: false, errors: result.diagnostics.filter((d) => d.severity !== 'warning').length, lines: formatDiagnosticLines(result.diagnostics, io.cwd) };
       }
       const s = result.state;
       if (account?.owner !== undefined) s.settings = { ...s.settings, owner: account.owner };
+      return { ok: true, desired: s, warnings: formatDiagnosticLines(result.warnings, io.cwd) };
+    },
+    async loadConfiguration(opts = {}) {
+      const read = await ctx.readConfiguration(opts.paths !== undefined ? { paths: opts.paths } : {});
+      if (!read.ok) {
+        throw new UserError(`the configuration has ${plural(read.errors, 'problem')}; ${opts.consequence ?? 'no change was sent to the service'}`, { details: read.lines });
+      }
+      const s = read.desired;
       opts.onProgress?.({
         kind: 'configuration',
         files: s.files.length,
@@ -181,12 +192,14 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
         alerts: s.alerts.length + s.monitors.reduce((n, m) => n + m.alerts.length, 0),
         groups: s.groups.length,
       });
-      return { desired: s, warnings: formatDiagnosticLines(result.warnings) };
+      return { desired: s, warnings: read.warnings };
     },
     readAccount: async (api, scope, onProgress) =>
       scope instanceof Set ? (await awaitRead(api, startAccountRead(api, scope), onProgress)).report(onProgress) : readAccount(api, scope as DesiredState | null, onProgress),
     startAccountRead: (api, needed) => startAccountRead(api, needed),
-    serviceNow: (api) => Date.now() + (api.serviceClockOffsetMs?.() ?? 0),
+    // The offset is the service's Date header against the transport's clock, Date.now, which is the
+    // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.
+    serviceNow: (api) => io.now() + (api.serviceClockOffsetMs?.() ?? 0),
     withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account),
   };
   return ctx;

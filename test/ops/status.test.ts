@@ -78,6 +78,22 @@ describe('monsync status', () => {
     await emu.control.outage(acct.monitors.eu, 0);
   });
 
+  it('with both v1 and v2 credentials the text still names the active alert and since when, as the v1 login can tell', async () => {
+    const { now: start } = await emu.control.clock();
+    await emu.control.outage(acct.monitors.eu, 3600);
+    await emu.control.advance(20 * 60);
+    const io = captureIo({ ...v1Env(emu.url), ...v2Env(emu.url) });
+    expect(await runStatus({}, io)).toBe(3);
+    expect(io.stderr).toMatch(/API v2/);
+    const row = io.stdout.split('\n').find((l) => l.startsWith('mx-eu-1'));
+    expect(row).toMatch(/^mx-eu-1 +smtp +ALERT +"mx-eu-1 is DOWN" since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(last fired [^)]+, monitor time\)$/);
+    const since = /since (\S+ \S+) UTC/.exec(row!)![1]!;
+    const sinceSeconds = Date.parse(`${since.replace(' ', 'T')}:00Z`) / 1000;
+    expect(sinceSeconds).toBeGreaterThanOrEqual(start - 60);
+    expect(sinceSeconds).toBeLessThanOrEqual(start + 5 * 60);
+    await emu.control.outage(acct.monitors.eu, 0);
+  });
+
   it('uses v2 with client credentials only (no v1 login needed) and falls back to v1 without them', async () => {
     await emu.control.setAlertActive(acct.monitors.eu, true);
     await emu.control.setAlertActive(acct.monitors.us, true);
