@@ -68,8 +68,9 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
       let drift: DriftCounts | null | undefined;
       let inMaintenance: Set<string> | null = null;
       if (opts.withConfiguration) {
-        inMaintenance = new Set();
+        // Unknown (no series) while the configuration does not load: its windows are not known either.
         if (desired !== null) {
+          inMaintenance = desired.maintenance !== undefined ? await openMaintenance(desired, live, nowMs) : new Set();
           try {
             // The plan `monsync plan` would show at this instant of the service's clock (prune as the configuration says).
             drift = driftOf(assemblePlan(desired, live, { target: opts.api.baseUrl, nowMs, fingerprint: false, ...(ctx.account ? { account: ctx.account.name } : {}) }));
@@ -78,7 +79,6 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
             problems = [err.message, ...err.details];
             drift = null;
           }
-          if (desired.maintenance !== undefined) inMaintenance = await openMaintenance(desired, live, nowMs);
         } else drift = null;
         problem(problems);
       }

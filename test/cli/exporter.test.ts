@@ -149,11 +149,12 @@ describe('monsync exporter (runner)', () => {
     await writeFile(file, 'version: 1\nmonitors: []\n');
     const run = await start(['monsync.yaml'], options());
     try {
-      await until(run.url, /^monsync_configuration_valid 1$/m);
+      expect(await until(run.url, /^monsync_configuration_valid 1$/m)).toMatch(/^monsync_monitor_in_maintenance\{monitor="legacy-mx",id="\d+",type="smtp"\} 0$/m);
       await writeFile(file, 'version: 1\nmonitors:\n  - label: mx-broken\n    timer: 7\n');
       const broken = await until(run.url, /^monsync_configuration_valid 0$/m);
       expect(broken).toMatch(/^monsync_up 1$/m);
       expect(broken).not.toMatch(/^monsync_drift_changes\{/m);
+      expect(broken).not.toMatch(/^monsync_monitor_in_maintenance\{/m);
       expect(run.io.stderr).toMatch(/the configuration has \d+ problems?; the drift is not known until it is fixed/);
       expect(run.io.stderr).toMatch(/monsync\.yaml:\d+:\d+: .*timer/);
       await writeFile(file, 'version: 1\nmonitors: []\n');
