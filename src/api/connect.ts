@@ -8,6 +8,7 @@ import { UsageError, UserError } from '../util/errors.js';
 import { MonitoringClient } from './client.js';
 import { clientOptionsFromEnv } from './config.js';
 import { ApiError } from './errors.js';
+import type { RequestEvent } from './transport.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -25,6 +26,8 @@ export interface ConnectChoices {
   oauthSuffices?: boolean;
   /** A declared account (docs/accounts.md): its credentials from its own variables, its pins checked first. */
   account?: AccountConnection;
+  /** Told of every request sent and its answer's status (`monsync exporter` counts them). */
+  onRequest?: (e: RequestEvent) => void;
 }
 
 /** What connecting to a declared account needs (src/config/accounts.ts makes it). */
@@ -89,14 +92,13 @@ export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoic
     if (mismatch !== null) throw new UserError(mismatch);
   }
   try {
-    return new MonitoringClient(
-      clientOptionsFromEnv(account ? accountEnv(env, account) : env, {
-        ...(opts.url !== undefined && { url: opts.url }),
-        ...(opts.timeout !== undefined && { timeoutMs: timeoutSeconds(opts.timeout) * 1000 }),
-        ...(choices.concurrency !== undefined && { concurrency: choices.concurrency }),
-        ...(choices.oauthSuffices && { oauthSuffices: true }),
-      }),
-    );
+    const options = clientOptionsFromEnv(account ? accountEnv(env, account) : env, {
+      ...(opts.url !== undefined && { url: opts.url }),
+      ...(opts.timeout !== undefined && { timeoutMs: timeoutSeconds(opts.timeout) * 1000 }),
+      ...(choices.concurrency !== undefined && { concurrency: choices.concurrency }),
+      ...(choices.oauthSuffices && { oauthSuffices: true }),
+    });
+    return new MonitoringClient(choices.onRequest ? { ...options, onRequest: choices.onRequest } : options);
   } catch (err) {
     // A configuration problem carries no method or path worth showing: the plain message.
     if (err instanceof ApiError && err.kind === 'config') {

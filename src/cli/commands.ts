@@ -10,6 +10,7 @@ import { register as registerDoctor } from './doctor.js';
 import { register as registerDrill } from './drill.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerExport } from './export.js';
+import { register as registerExporter } from './exporter.js';
 import { register as registerFmt } from './fmt.js';
 import { register as registerMaintain } from './maintain.js';
 import { register as registerPause } from './pause.js';
@@ -37,6 +38,7 @@ export function registerCommands(program: Command): void {
   registerReport(program);
   registerDrill(program);
   registerDoctor(program);
+  registerExporter(program);
   registerEmulator(program);
   showDefaultsAsTyped(program);
 }

@@ -20,6 +20,7 @@ import { UsageError, UserError } from '../util/errors.js';
 import { quote } from '../util/safe-text.js';
 import { parseDuration } from './duration.js';
 import { resolveMonitor, suggestions } from './resolve.js';
+import { filterEntries } from './status-filter.js';
 import { ACCOUNTING, DAY_SECONDS, Tally, outagesOf, type Figures, type Outage, type RawTest } from './report-stats.js';
 
 export const REPORT_VERSION = 1;
@@ -193,16 +194,8 @@ async function select(api: MonitoringApi, req: ReportRequest, concurrency: numbe
 
 /** Down messages per monitor id in (from, to], or null where the service did not answer for it. */
 async function readAlerts(api: MonitoringApi, monitors: readonly Monitor[], period: ReportPeriod, now: number): Promise<Map<string, number | null>> {
-  const prefixes = [...new Set(monitors.map((m) => [...m.label][0] ?? ''))].filter((p) => p !== '');
-  const wanted = new Set(monitors.map((m) => m.id));
-  const count = async (t: number): Promise<Map<string, number>> => {
-    const out = new Map<string, number>();
-    for (const prefix of prefixes) {
-      const answer = await api.getStatusFilter({ t, prefix });
-      for (const e of answer.monitor_list) if (wanted.has(e.monitor)) out.set(e.monitor, e.alert_count);
-    }
-    return out;
-  };
+  const count = async (t: number): Promise<Map<string, number>> =>
+    new Map([...(await filterEntries(api, t, monitors))].map(([id, e]) => [id, e.alert_count]));
   const upToNow = await count(Math.max(1, now - period.from));
   // Alerts after the period's end are taken off; none when the period ends now.
   const after = period.to < now ? await count(now - period.to) : new Map<string, number>();
