@@ -16,6 +16,7 @@ import {
   alertSubject,
   diffLines,
   escapeControl,
+  pathText,
   formatValue,
   isMultiline,
   keyField,
@@ -285,7 +286,7 @@ function checksSection(plan: Plan): string[] {
   if (findings.length === 0) return [];
   const lines = findings
     .slice(0, MAX_FINDINGS)
-    .map((f) => `- ${f.severity === 'error' ? '❌' : '⚠️'} ${mdCode(f.check)} ${mdCode(`${f.file}:${f.line}:${f.column}`)}: ${mdText(f.message)}`);
+    .map((f) => `- ${f.severity === 'error' ? '❌' : '⚠️'} ${mdCode(f.check)} ${mdCode(`${pathText(f.file)}:${f.line}:${f.column}`)}: ${mdText(f.message)}`);
   if (findings.length > MAX_FINDINGS) lines.push(`- … and ${plural(findings.length - MAX_FINDINGS, 'more finding')}, in the job log.`);
   return ['', `**Checks:** ${countFindings(findings)} (<code>monsync checks</code> explains them)`, '', ...lines];
 }
