@@ -98,10 +98,11 @@ describe.each([
     expect(calls).toContainEqual(['apply', 'monitoring/', '--auto-approve']);
   });
 
-  it('finds its previous comment by the marker the markdown plan starts with (in the action or component it plans with)', () => {
+  it("finds its previous comment by its own marker (the markdown plan's, with the job's identity) and its own user (in the action or component it plans with)", () => {
     const text = readFileSync(file === GITHUB ? ACTION : COMPONENT, 'utf8');
-    expect(text).toContain(`'${MARKER}'`);
-    expect(text).toMatch(/startsWith\(marker\)/);
+    expect(text).toContain(`${MARKER.replace(' -->', '')} $identity -->`);
+    expect(text).toContain('startsWith(`${marker}\\n`)');
+    expect(text).toMatch(file === GITHUB ? /mine\(c\.user\?\.login\)/ : /n\.author\?\.id === me/);
   });
 });
 
