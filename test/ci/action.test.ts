@@ -184,6 +184,17 @@ describe('the GitLab CI/CD component', () => {
     await expect(expandComponent(COMPONENT, { command: 'destroy' })).rejects.toThrow("input command: 'destroy' is not one of");
   });
 
+  it('quotes text and failed checks as the action does: the same shell functions', async () => {
+    const { jobs } = await expandComponent(COMPONENT, {});
+    const gitlab = (jobs.monsync.script as string[]).join('\n');
+    const fn = (script: string, name: string) => {
+      const m = new RegExp(`^( *)${name}\\(\\) \\{\\n[\\s\\S]*?^\\1\\}$`, 'm').exec(script);
+      expect(m, name).not.toBeNull();
+      return m![0].split('\n').map((l) => l.trim()).join('\n').replace(/this (job|step)/g, 'this step');
+    };
+    for (const name of ['quote', 'failed_checks']) expect(fn(gitlab, name)).toBe(fn(action.runs.steps[0].run, name));
+  });
+
   it('runs the same commands as the action, from the same table', async () => {
     const { jobs } = await expandComponent(COMPONENT, {});
     const gitlab = commandTable((jobs.monsync.script as string[]).join('\n'));
