@@ -5,6 +5,7 @@
  * alone; every other file is still formatted. Offline: needs no credentials.
  */
 import { plural } from '../util/plural.js';
+import { pathText } from '../util/safe-text.js';
 import type { CommandIo } from './output.js';
 
 export interface FmtOptions {
@@ -48,7 +49,7 @@ export async function runFmt(paths: string[], opts: FmtOptions, io: CommandIo): 
     if (result.text === read.source.text) continue;
     changed.push(input.display);
     if (opts.diff) {
-      out(await unifiedDiff(input.display, read.source.text, result.text));
+      out(await unifiedDiff(pathText(input.display), read.source.text, result.text));
     } else if (!opts.check) {
       try {
         // The byte-order mark the reader dropped goes back: an editor put it there.
@@ -60,7 +61,7 @@ export async function runFmt(paths: string[], opts: FmtOptions, io: CommandIo): 
         continue;
       }
     }
-    if (!opts.diff) out(`${input.display}\n`);
+    if (!opts.diff) out(`${pathText(input.display)}\n`);
   }
 
   for (const line of formatDiagnosticLines(problems)) err(line);

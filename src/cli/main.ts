@@ -44,12 +44,37 @@ export async function main(argv: string[]): Promise<number> {
   });
 
   try {
+    const habit = terraformHabit(program, argv.slice(2));
+    if (habit) throw new UsageError(habit);
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     // `plan --detailed-exitcode` says "changes" with 2: there a usage error must not look like one.
-    return reportError(err, argv.includes('--detailed-exitcode') ? 1 : USAGE_EXIT);
+    return reportError(err, argv.some((a) => a === '--detailed-exitcode' || a === '-detailed-exitcode') ? 1 : USAGE_EXIT);
   }
+}
+
+/**
+ * What a Terraform user types first, said in monsync's words before commander's bare "unknown": an
+ * option with one dash (`-out`, `-auto-approve`) that monsync has with two, and `init`, which monsync
+ * has no need of (no state, no providers). Undefined when the command line is none of these.
+ */
+export function terraformHabit(program: Command, args: string[]): string | undefined {
+  const end = args.indexOf('--');
+  const words = end === -1 ? args : args.slice(0, end);
+  const name = words.find((w) => !w.startsWith('-'));
+  const command = program.commands.find((c) => c.name() === name || c.aliases().includes(name ?? ''));
+  if (name === 'init' && !command) {
+    return 'monsync has no `init`: there is no state or provider to set up. Set MONSYNC_URL and the credentials (README, "Credentials"), then `monsync export` writes the account as YAML, or `monsync validate` and `monsync plan` read your own';
+  }
+  const longs = new Set([...program.options, ...(command?.options ?? [])].map((o) => o.long).filter((l): l is string => l !== undefined));
+  for (const word of words) {
+    const m = /^-([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][a-z0-9]{2,})(=.*)?$/s.exec(word);
+    if (m && longs.has(`--${m[1]}`)) {
+      return `unknown option '${word}': monsync's long options take two dashes, as in \`--${m[1]}${m[2] ?? ''}\``;
+    }
+  }
+  return undefined;
 }
 
 /** The exit code of every usage error, commander's and ours (docs/commands.md, "Exit codes"). */

@@ -4,6 +4,7 @@
  */
 
 import path from 'node:path';
+import { pathText } from '../util/safe-text.js';
 
 export type Severity = 'error' | 'warning';
 
@@ -46,7 +47,8 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
 
 export function formatDiagnostic(d: Diagnostic): string {
   const prefix = d.severity === 'warning' ? 'warning: ' : '';
-  return d.line === 0 ? `${d.file}: ${prefix}${d.message}` : `${d.file}:${d.line}:${d.column}: ${prefix}${d.message}`;
+  const file = pathText(d.file);
+  return d.line === 0 ? `${file}: ${prefix}${d.message}` : `${file}:${d.line}:${d.column}: ${prefix}${d.message}`;
 }
 
 /**

@@ -193,8 +193,8 @@ export function explainIndentation(lines: readonly string[], e: ParserError): In
 }
 
 /** `lines` with line `line` (1-based) moved to `indent` spaces. */
-export function reindent(lines: readonly string[], line: number, indent: number): string[] {
+export function reindent(lines: readonly string[], line: number, indent: number, leading = /^ +/): string[] {
   const copy = lines.slice();
-  copy[line - 1] = ' '.repeat(indent) + copy[line - 1]!.replace(/^ +/, '');
+  copy[line - 1] = ' '.repeat(indent) + copy[line - 1]!.replace(leading, '');
   return copy;
 }

@@ -10,6 +10,7 @@ import { schemaAccepts } from './fast/accept.js';
 import { loadFast } from './fast/index.js';
 import type { Env, GuardedReference } from './interpolate.js';
 import { scanJson } from './json.js';
+import { pathText } from '../util/safe-text.js';
 import type { RawFile } from './raw.js';
 import { isJsonFile, readSourceFile, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
@@ -62,7 +63,9 @@ let fullModule: Promise<typeof import('./load-full.js')> | undefined;
 function isSavedPlan(data: unknown): boolean {
   return typeof data === 'object' && data !== null && 'format_version' in data && !('version' in data);
 }
-const SAVED_PLAN = 'this is a plan saved by `monsync plan --out`, not a configuration file; keep saved plans out of the directories given as configuration';
+/** A saved plan given where configuration goes (`apply plan.json`): say how it is applied. */
+const savedPlan = (file: string): string =>
+  `this is a plan saved by \`monsync plan --out\`, not a configuration file: apply it with \`monsync apply --plan ${pathText(file)}\`; keep saved plans out of the directories given as configuration`;
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
 async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] }> {
@@ -70,7 +73,7 @@ async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promis
     // Strict JSON or its syntax error; the full path reads the text as YAML 1.2 flow, which JSON is.
     const json = scanJson(source.text, source.display);
     if ('diagnostic' in json) return { diagnostics: [json.diagnostic] };
-    if (isSavedPlan(json.data)) return { diagnostics: [diag(source.display, { line: 1, column: 1 }, SAVED_PLAN)] };
+    if (isSavedPlan(json.data)) return { diagnostics: [diag(source.display, { line: 1, column: 1 }, savedPlan(source.display))] };
     if (json.positions && !fullOnly && schemaAccepts(json.data)) {
       return { valid: { locator: json.positions, data: json.data as RawFile }, diagnostics: [] };
     }

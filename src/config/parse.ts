@@ -116,6 +116,17 @@ function errorAt(parsed: ParsedFile, e: YAMLError): Position {
 }
 
 /**
+ * A line indented with a tab, as an indentation mistake: said once, and read again with spaces at
+ * the indentations of the lines around it (nearest above first), so the parser's follow-on errors
+ * about the same line go and only the clear one is reported.
+ */
+function tabIndent(lines: readonly string[], line: number, message: string): IndentationMistake {
+  const indentOf = (text: string) => (/^ */.exec(text) ?? [''])[0].length;
+  const around = [...lines.slice(0, line - 1).reverse(), ...lines.slice(line)].filter((l) => l.trim() !== '' && !/^ *\t/.test(l));
+  return { line, column: 1, message, meant: [...new Set(around.map(indentOf))] };
+}
+
+/**
  * The parser's errors as diagnostics. An indentation mistake is said in the user's terms at the
  * line that is wrong (indentation.ts); the text is then read again with that line where it was
  * most likely meant, so the errors it set off (the cascade) go, and further mistakes still show.
@@ -134,7 +145,10 @@ function syntaxDiagnostics(first: ParsedFile): Diagnostic[] {
       .sort((a, b) => a.pos.line - b.pos.line || a.pos.column - b.pos.column);
     let mistake: IndentationMistake | undefined;
     for (const { e, pos } of errors) {
-      mistake = explainIndentation(lines, { code: e.code, message: e.message, line: pos.line, column: pos.column });
+      mistake =
+        e.code === 'TAB_AS_INDENT'
+          ? tabIndent(lines, pos.line, yamlErrorMessage(e, parsed))
+          : explainIndentation(lines, { code: e.code, message: e.message, line: pos.line, column: pos.column });
       if (mistake) break;
       out.push(diag(file, pos, yamlErrorMessage(e, parsed)));
     }
@@ -145,7 +159,7 @@ function syntaxDiagnostics(first: ParsedFile): Diagnostic[] {
     // The line where it was meant: of the levels above, the one after which the text reads furthest.
     let best: { lines: string[]; parsed: ParsedFile; reach: number } | undefined;
     for (const indent of mistake.meant) {
-      const moved = reindent(lines, mistake.line, indent);
+      const moved = reindent(lines, mistake.line, indent, /^[ \t]+/);
       const again = parseText({ ...first.source, text: moved.join('\n') });
       const problems = [...again.doc.errors, ...again.doc.warnings];
       const reach = Math.min(Infinity, ...problems.map((e) => errorAt(again, e).line).filter((l) => l > mistake!.line));

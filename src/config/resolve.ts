@@ -7,6 +7,7 @@
  */
 import { MONITOR_SPEC_FIELDS, type CheckLevel, type DesiredAlert, type DesiredMonitor, type MonitorSpec, type SourceRef } from '../model/desired.js';
 import { DEFAULT_OWNER } from '../model/live.js';
+import { pathText } from '../util/safe-text.js';
 import { closest } from '../util/suggest.js';
 import { diag, type Diagnostic } from './diagnostics.js';
 import type { PathSegment, Positions } from './locate.js';
@@ -48,7 +49,7 @@ export function keyPos(ref: Ref): SourceRef {
 
 /** "line 3, column 5" in the same file, "other.yaml:3:5" elsewhere. */
 export function describeRef(at: SourceRef, from: string): string {
-  return at.file === from ? `line ${at.line}, column ${at.column}` : `${at.file}:${at.line}:${at.column}`;
+  return at.file === from ? `line ${at.line}, column ${at.column}` : `${pathText(at.file)}:${at.line}:${at.column}`;
 }
 
 /** A list of the state's own (`[...(list ?? [])]` made two). */

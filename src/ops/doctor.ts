@@ -18,6 +18,7 @@ import type { DesiredState } from '../model/desired.js';
 import { DEFAULT_OWNER, OWNER_META_KEY, type LiveState } from '../model/live.js';
 import { matchesAny } from '../util/glob.js';
 import { plural } from '../util/plural.js';
+import { pathText } from '../util/safe-text.js';
 import { redact } from '../util/redact.js';
 
 export type CheckStatus = 'ok' | 'warning' | 'problem' | 'skipped';
@@ -543,7 +544,7 @@ async function checkConfiguration(input: DoctorInput): Promise<{ check: DoctorCh
   };
 }
 
-const at = (src: { file: string; line: number; column: number }): string => `${src.file}:${src.line}:${src.column}`;
+const at = (src: { file: string; line: number; column: number }): string => `${pathText(src.file)}:${src.line}:${src.column}`;
 
 /** Every destination and every monitor not declared here that the configuration names, against the account. */
 export function checkReferences(desired: DesiredState, live: LiveState): DoctorCheck {

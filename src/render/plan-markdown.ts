@@ -16,6 +16,7 @@ import {
   alertSubject,
   diffLines,
   escapeControl,
+  pathText,
   formatValue,
   isMultiline,
   keyField,
@@ -123,10 +124,12 @@ function changeCell(c: Change): string {
         : '';
     const among = lost.length > 0 ? `, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost, mdCode, mdText)} the API cannot create again` : '';
     const names = cascadeNames(c.note?.cascade_subjects, mdCode, ', ');
+    // The service keeps no results of a deleted monitor: its uptime and test history cannot come back.
+    const history = c.kind === 'monitor' ? ' with its test history' : '';
     const gone = [n > 0 ? `and ${plural(n, 'alert')}${names ? `: ${names}` : ''}${among}` : '', leavesGroups(c, mdCode, ', ') ? `leaves ${leavesGroups(c, mdCode, ', ')}` : '']
       .filter(Boolean)
       .join('; ');
-    return `delete${why}${gone ? ` (${gone})` : ''}${rename ? `; ${rename}` : ''}`;
+    return `delete${why}${history}${gone ? ` (${gone})` : ''}${rename ? `; ${rename}` : ''}`;
   }
   const parts: string[] = [];
   if (c.note?.adopt) parts.push('adopt');
@@ -138,8 +141,9 @@ function changeCell(c: Change): string {
   for (const f of c.changed) {
     if (f === keyField(c) && (c.note?.renamed_from !== undefined || c.note?.subject_changed_from !== undefined)) continue;
     if (c.kind === 'group' && f === 'monitors') {
+      // What changes, then the list it becomes: a reviewer checks who is in the group, as for destinations.
       const { added, removed } = memberChanges(c);
-      parts.push([...added.map((l) => `+ ${mdCode(l)}`), ...removed.map((l) => `− ${mdCode(l)}`)].join(', '));
+      parts.push(`${[...added.map((l) => `+ ${mdCode(l)}`), ...removed.map((l) => `− ${mdCode(l)}`)].join(', ')} → ${mdCode(listText(after[f]))}`);
     } else if (f === 'alert_destinations') {
       // The list it becomes, not only what changes in it: a reviewer checks who will be told.
       parts.push(`${f} ${mdCode(listText(before[f]))} → ${mdCode(listText(after[f]))}`);
@@ -213,6 +217,7 @@ function details(c: Change): string {
       const names = cascadeNames(c.note?.cascade_subjects, mdCode, ', ', 20);
       extra = `\nThe service deletes its ${plural(n, 'alert')} with it${names ? `: ${names}` : ''}.${among}\n`;
     }
+    if (c.kind === 'monitor') extra += `${extra ? '' : '\n'}Its test history goes with it: the service keeps no results of a deleted monitor.\n`;
     const groups = leavesGroups(c, mdCode, ', ');
     if (groups) extra += `${extra ? '' : '\n'}It leaves ${groups}.\n`;
     const rename = renameHint(c, mdCode);
@@ -245,7 +250,7 @@ function updateDiff(c: Change): string[] {
     if (c.kind === 'group' && f === 'monitors') {
       // Group members as the plan's notes give them (by id): a member renamed by this plan stays a member.
       const { added, removed } = memberChanges(c);
-      out.push(` ${f}:`, ...added.map((x) => `+  ${formatValue(x)}`), ...removed.map((x) => `-  ${formatValue(x)}`));
+      out.push(` ${f}:`, ...added.map((x) => `+  ${formatValue(x)}`), ...removed.map((x) => `-  ${formatValue(x)}`), ` # it becomes ${formatValue(a)}`);
     } else if (f === 'meta') {
       const d = mapDiff(b, a);
       out.push(
@@ -285,7 +290,7 @@ function checksSection(plan: Plan): string[] {
   if (findings.length === 0) return [];
   const lines = findings
     .slice(0, MAX_FINDINGS)
-    .map((f) => `- ${f.severity === 'error' ? '❌' : '⚠️'} ${mdCode(f.check)} ${mdCode(`${f.file}:${f.line}:${f.column}`)}: ${mdText(f.message)}`);
+    .map((f) => `- ${f.severity === 'error' ? '❌' : '⚠️'} ${mdCode(f.check)} ${mdCode(`${pathText(f.file)}:${f.line}:${f.column}`)}: ${mdText(f.message)}`);
   if (findings.length > MAX_FINDINGS) lines.push(`- … and ${plural(findings.length - MAX_FINDINGS, 'more finding')}, in the job log.`);
   return ['', `**Checks:** ${countFindings(findings)} (<code>monsync checks</code> explains them)`, '', ...lines];
 }

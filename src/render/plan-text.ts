@@ -135,11 +135,15 @@ function renderChange(change: Change, c: Colors): string[] {
   if (rename) lines.push(`${BODY}${c.yellow(rename)}`);
   if (change.action === 'create') lines.push(...createBody(change, c));
   else if (change.action === 'update') lines.push(...updateBody(change, c));
-  else if (change.kind === 'monitor' && (change.effects?.cascade_alerts ?? 0) > 0) {
-    const lost = change.effects!.other_type_alerts ?? [];
-    const also = lost.length > 0 ? c.yellow(`, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost)} the API cannot create again`) : '';
-    const names = cascadeNames(change.note?.cascade_subjects);
-    lines.push(`${BODY}and its ${plural(change.effects!.cascade_alerts!, 'alert')}${names ? ` ${names}` : ''}${also}`);
+  else if (change.kind === 'monitor') {
+    // The service keeps no results of a deleted monitor: its uptime and test history cannot come back.
+    lines.push(`${BODY}and its test history`);
+    if ((change.effects?.cascade_alerts ?? 0) > 0) {
+      const lost = change.effects!.other_type_alerts ?? [];
+      const also = lost.length > 0 ? c.yellow(`, ${lost.length === 1 ? 'one of them' : 'among them'} ${otherTypeAlerts(lost)} the API cannot create again`) : '';
+      const names = cascadeNames(change.note?.cascade_subjects);
+      lines.push(`${BODY}and its ${plural(change.effects!.cascade_alerts!, 'alert')}${names ? ` ${names}` : ''}${also}`);
+    }
   }
   if (change.action === 'delete') {
     const groups = leavesGroups(change);
@@ -179,8 +183,9 @@ function updateBody(change: Change, c: Colors): string[] {
     const b = before[f];
     const a = after[f];
     if (change.kind === 'group' && f === 'monitors') {
+      // What changes, then the list it becomes: a reviewer checks who is in the group, as for destinations.
       const { added, removed } = memberChanges(change);
-      rows.push([f, plusMinus(added.map(quote), removed.map(quote), c)]);
+      rows.push([f, `${plusMinus(added.map(quote), removed.map(quote), c)} -> ${formatValue(a)}`]);
     } else if (f === 'alert_destinations') {
       // The list it becomes, not only what changes in it: a reviewer checks who will be told.
       rows.push([f, `${formatValue(b)} -> ${formatValue(a)}`]);

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type { Change, ChangeAction, NearMiss, Plan, PlanSummary, UncreatableAlert, UnmanagedCounts } from '../plan/types.js';
 import { plural } from '../util/plural.js';
-import { escapeControl, quote } from '../util/safe-text.js';
+import { escapeControl, pathText, quote } from '../util/safe-text.js';
 
 // `diff` is needed only by a plan that changes a multi-line text; loaded then, synchronously, so the
 // renderers stay pure functions and every other plan skips its ~15 ms of module loading.
@@ -15,7 +15,7 @@ const textDiff = (): typeof import('diff') => (diffModule ??= createRequire(impo
 
 // Terminal-safe text (src/util/safe-text.ts) and plural (src/util/plural.ts) are shared by every
 // renderer; the plan renderers get them from here with the rest of their formatting.
-export { escapeControl, quote } from '../util/safe-text.js';
+export { escapeControl, pathText, quote } from '../util/safe-text.js';
 export { plural } from '../util/plural.js';
 
 const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -176,7 +176,7 @@ export function describeChange(c: Change): string {
 
 /** Where the YAML asks for a change, as `file:line` (an editor and GitHub jump there), or '' (deletes: nothing declares them). */
 export function sourceOf(c: Change): string {
-  return c.source ? `${c.source.file}:${c.source.line}` : '';
+  return c.source ? `${pathText(c.source.file)}:${c.source.line}` : '';
 }
 
 /** Set difference of two arrays of labels, for `+ "a", - "b"` lines. */

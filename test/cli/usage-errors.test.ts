@@ -77,6 +77,21 @@ describe('usage errors exit 2, everywhere', () => {
     }
   });
 
+  it("Terraform's one-dash options get the monsync spelling; Terraform's -detailed-exitcode still exits 1, not 2", async () => {
+    expect(await monsync(['apply', '-auto-approve'])).toEqual({ code: 2, stdout: '', stderr: `Error: unknown option '-auto-approve': monsync's long options take two dashes, as in \`--auto-approve\`\n${HINT}` });
+    expect((await monsync(['plan', '-out=plan.json'])).stderr).toContain("unknown option '-out=plan.json': monsync's long options take two dashes, as in `--out=plan.json`");
+    expect((await monsync(['plan', 'monitoring/', '-out', 'p.json'])).stderr).toContain('as in `--out`');
+    expect((await monsync(['plan', '-detailed-exitcode'])).code).toBe(1);
+    // What monsync has not got with two dashes either stays commander's own error.
+    expect((await monsync(['plan', '-lock=false'])).stderr).toBe(`Error: unknown option '-lock=false'\n${HINT}`);
+  });
+
+  it('init says monsync needs none, and what to run instead', async () => {
+    const r = await monsync(['init']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: monsync has no `init`: there is no state or provider to set up\. .*`monsync export`/);
+  });
+
   it('a problem that is not in what was typed still exits 1: a label the service does not know, here no service', async () => {
     const r = await monsync(['pause', '--monitor', 'mx-eu-1', '--for', '30m']);
     expect(r.code).toBe(1);

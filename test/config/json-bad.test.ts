@@ -57,7 +57,7 @@ const CASES: [string, string, string[]][] = [
   ['a timer not allowed', `{\n  "version": 1,\n  "monitors": [\n    {${MONITOR.replace('"timer": 5', '"timer": 7')}}\n  ]\n}`, ['4:127: timer must be one of 3, 5, 10, 15, 20, 30 minutes (got the number 7)']],
   ['a key typo', '{"version": 1, "groups": [{"nme": "g"}]}', ['1:27: group is missing required key "name"', '1:28: unknown key "nme" in group; did you mean "name"?']],
   ['a top level that is a list', '[{"version": 1}]', ['1:1: the top level must be a mapping with keys such as version, monitors and groups, not a list']],
-  ['a saved plan in a configuration directory', '{"format_version": 1, "changes": []}', ['1:1: this is a plan saved by `monsync plan --out`, not a configuration file; keep saved plans out of the directories given as configuration']],
+  ['a saved plan in a configuration directory', '{"format_version": 1, "changes": []}', ['1:1: this is a plan saved by `monsync plan --out`, not a configuration file: apply it with `monsync apply --plan bad.json`; keep saved plans out of the directories given as configuration']],
   ['no version', '{}', ['1:1: missing "version: 1": every configuration file starts with the format version']],
   ['an unset variable', '{"version": 1, "settings": {"owner": "team-${TEAM}"}}', ['1:44: environment variable TEAM is not set (use ${TEAM:-default} to give a default)']],
   ['a variable is a string in JSON, never a number', `{"version": 1, "monitors": [{${MONITOR}, "port": "\${PORT}"}]}`, ['1:162: port must be a whole number (got the text "25"); remove the quotes']],

@@ -99,3 +99,15 @@ describe('the documentation', () => {
     expect(twice).toEqual([]);
   });
 });
+
+describe('the user documentation', () => {
+  it('cites no internal issue numbers ("(Issue 23.)", `--only-issue-25`): they mean nothing to a user', () => {
+    const pages = [...PAGES.filter((p) => p !== 'CONTRIBUTING.md'), ...readdirSync(join(ROOT, 'examples', 'ci')).map((f) => `examples/ci/${f}`)];
+    const found = pages.flatMap((page) =>
+      text(page)
+        .split('\n')
+        .flatMap((line, i) => (/\bissues? #?\d+\b|issue-\d+/i.test(line) ? [`${page}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+});

@@ -52,6 +52,17 @@ describe('README.md', () => {
       expect(text, file).toMatch(/your-org[\s\S]{0,80}placeholder/);
     }
   });
+
+  it('says plainly that the release tag is made when the release is cut, and how to pin a commit before then', () => {
+    // The pins name a tag a copy of monsync may not have yet (none is made before the release is cut).
+    const ci = read('docs/ci.md');
+    expect(ci).toContain(`The tag \`v${pkg.version}\` is made when that release is cut`);
+    for (const pin of ['uses: your-org/monsync@<sha>', 'component: $CI_SERVER_FQDN/your-org/monsync/monsync@<sha>', 'rev: <sha>', 'git+https://github.com/your-org/monsync.git#<sha>']) {
+      expect(ci).toContain(pin);
+    }
+    const quickStart = readme.slice(readme.indexOf('## CI quick start'));
+    expect(quickStart.slice(0, quickStart.indexOf('```'))).toMatch(/a tag\s+made when the release is cut: until your copy of monsync has it, pin a commit \(\[docs\/ci\.md\]\(docs\/ci\.md\)/);
+  });
 });
 
 describe('docs/configuration.md', () => {

@@ -151,7 +151,7 @@ describe('near misses and alerts the API cannot create again', () => {
     await emu.control.clearRequests();
 
     const refused = await cli(['apply', dir, '--auto-approve']);
-    expect(refused.stdout).toContain(`  - monitor "t00"   (id ${t00})\n      and its 2 alerts "t00 down" and "t00 slow", one of them a threshold alert "t00 slow" the API cannot create again\n`);
+    expect(refused.stdout).toContain(`  - monitor "t00"   (id ${t00})\n      and its test history\n      and its 2 alerts "t00 down" and "t00 slow", one of them a threshold alert "t00 slow" the API cannot create again\n`);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/take 1 alert of another type with them, which the API cannot create again/);
     expect(describeRequests(await writes(emu))).toEqual([]);

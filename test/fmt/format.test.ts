@@ -215,6 +215,14 @@ describe('comments and blank lines', () => {
     expect(await formatted(text)).toBe(lines('version: 1', 'groups:', '  - name: g', '    monitors:', '      - a # the first', '      - b'));
   });
 
+  it('makes several blank lines between items one, as docs/commands.md says (a canonical layout: one blank line separates, more say nothing more)', async () => {
+    const text = 'version: 1\nmonitors:\n  - label: a\n    ip_address: mx\n\n\n\n  - label: b\n    ip_address: mx\n';
+    expect(await formatted(text)).toBe('version: 1\nmonitors:\n  - label: a\n    ip_address: mx\n\n  - label: b\n    ip_address: mx\n');
+    const docs = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
+    const fmt = docs.slice(docs.indexOf('## `monsync fmt`'), docs.indexOf('\n## ', docs.indexOf('## `monsync fmt`') + 1));
+    expect(fmt).toContain('a blank line between items (several become one)');
+  });
+
   it('drops a blank line right under a key, which separates nothing, also after an anchor', async () => {
     const text = lines('version: 1', 'x-a: &a', '', '  timer: 5', 'monitors:', '', '  - label: m', '    <<: *a');
     expect(await formatted(text)).toBe(lines('version: 1', 'x-a: &a', '  timer: 5', 'monitors:', '  - label: m', '    <<: *a'));

@@ -50,10 +50,13 @@ describe('text', () => {
 
   it('pruned deletes say so', () => {
     const text = renderPlanText(prunePlan(), { color: false });
-    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its 1 alert "down"\n      and leaves group "sandbox"\n');
+    expect(text).toContain('  - monitor "hand-made"   (id 2, unmanaged, pruned)\n      and its test history\n      and its 1 alert "down"\n      and leaves group "sandbox"\n');
     expect(text).toContain('  - group "sandbox"   (id 9, unmanaged, pruned)\n');
+    // A group has no test history of its own; a monitor's goes with it (the details say so too).
+    expect(text).not.toMatch(/group "sandbox".*\n      and its test history/);
+    expect(renderPlanMarkdown(prunePlan())).toContain('Its test history goes with it: the service keeps no results of a deleted monitor.');
     expect(text).not.toContain('--prune to delete');
-    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) (and 1 alert: <code>down</code>; leaves group <code>sandbox</code>) |');
+    expect(renderPlanMarkdown(prunePlan())).toContain('| 🗑️ | monitor | <code>hand-made</code> | delete unmanaged (<code>--prune</code>) with its test history (and 1 alert: <code>down</code>; leaves group <code>sandbox</code>) |');
   });
 
   it('hostile labels cannot reach the terminal raw', () => {
@@ -253,6 +256,15 @@ describe('group member diff of a member the same plan renames', () => {
   it('is not shown as removed in the text plan', () => {
     const text = renderPlanText(diff(desired, live, { target: 'http://127.0.0.1:1' }), { color: false });
     const groupBlock = text.slice(text.indexOf('group "prod"'));
-    expect(groupBlock.split('\n')[1]).toBe('      monitors: + "mx-c"');
+    expect(groupBlock.split('\n')[1]).toMatch(/^      monitors: \+ "mx-c" -> \[/);
+  });
+
+  it('shows the list of members the group becomes after what changes, in text and in Markdown, as alert destinations do', () => {
+    const plan = diff(desired, live, { target: 'http://127.0.0.1:1' });
+    const text = renderPlanText(plan, { color: false });
+    expect(text.slice(text.indexOf('group "prod"')).split('\n')[1]).toBe('      monitors: + "mx-c" -> ["mx-b", "mx-c"]');
+    const md = renderPlanMarkdown(plan);
+    expect(md).toContain('| + <code>mx-c</code> → <code>&#91;mx-b, mx-c&#93;</code> |');
+    expect(md.slice(md.indexOf('<details><summary>✏️ group <code>prod</code>'))).toContain(' monitors:\n+  "mx-c"\n # it becomes ["mx-b", "mx-c"]\n');
   });
 });

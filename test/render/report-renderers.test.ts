@@ -12,6 +12,23 @@ import { fixtureReport } from './report-fixture.js';
 const ESC = '\u001b';
 const HOSTILE = { eu: '=HYPERLINK("http://x")|@team *b* <script>', us: 'mx\u001b[2Jus', ping: '+1 "quoted", comma' };
 
+describe('the text report over a long period (--since 500d)', () => {
+  it('bounds the daily strips to 60 marks, each then the worst of up to 9 days, and says so in the legend', () => {
+    const r = fixtureReport();
+    const days = Array.from({ length: 500 }, (_, i) => ({ day: i * 86_400, tests: 288, failed: i === 250 ? 144 : 0, availability: i === 250 ? 50 : 100, medianMs: 2000, p95Ms: 3000 + i }));
+    r.account.figures.days = days;
+    for (const m of r.monitors) m.figures.days = days;
+    const text = renderReportText(r, { color: false });
+    const strips = [...text.matchAll(/[█▇▆▅▄▃▂▁·]{2,}/g)].map((m) => m[0]);
+    expect(strips.length).toBeGreaterThan(3);
+    expect(Math.max(...strips.map((s) => [...s].length))).toBe(60);
+    // The one bad day among 500 is not averaged away.
+    expect(text).toMatch(/availability █*▂█*\n/);
+    expect(text).toContain('one mark per up to 9 UTC days (the worst of them)');
+    expect(Math.max(...text.split('\n').filter((l) => /[█▂]{2,}/.test(l)).map((l) => [...l].length))).toBeLessThan(200);
+  });
+});
+
 describe('report golden files (colour off)', () => {
   it('text', async () => {
     await expect(renderReportText(fixtureReport(), { color: false })).toMatchFileSnapshot('./__golden__/report.txt');

@@ -41,9 +41,9 @@ describe('review cues', () => {
 
   it('a monitor delete names the alerts that go with it, in text and in Markdown', () => {
     expect(plan.changes.find((c) => c.key === 'mx-old')).toMatchObject({ note: { cascade_subjects: ['mx-old is DOWN', 'mx-old is SLOW'] }, effects: { cascade_alerts: 2 } });
-    expect(renderPlanText(plan, { color: false })).toContain('  - monitor "mx-old"   (id 2)\n      and its 2 alerts "mx-old is DOWN" and "mx-old is SLOW"\n');
+    expect(renderPlanText(plan, { color: false })).toContain('  - monitor "mx-old"   (id 2)\n      and its test history\n      and its 2 alerts "mx-old is DOWN" and "mx-old is SLOW"\n');
     const md = renderPlanMarkdown(plan, { title: 't' });
-    expect(md).toContain('| 🗑️ | monitor | <code>mx-old</code> | delete (and 2 alerts: <code>mx-old is DOWN</code>, <code>mx-old is SLOW</code>) |');
+    expect(md).toContain('| 🗑️ | monitor | <code>mx-old</code> | delete with its test history (and 2 alerts: <code>mx-old is DOWN</code>, <code>mx-old is SLOW</code>) |');
     expect(md).toContain('The service deletes its 2 alerts with it: <code>mx-old is DOWN</code>, <code>mx-old is SLOW</code>.');
   });
 

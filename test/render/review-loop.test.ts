@@ -41,7 +41,7 @@ describe('a delete and a create with identical fields', () => {
     expect(renderPlanText(plan, { color: false })).toContain(`  + monitor "mx-us-west-2"   # monitoring/main.yaml:1\n      ${hint}\n`);
     const md = renderPlanMarkdown(plan, { title: 't' });
     expect(md).toContain('⚠️ looks like a rename of <code>mx-us-west-1</code>: add previous_labels to keep its id and history');
-    expect(md).toMatch(/\| 🗑️ \| monitor \| <code>mx-us-west-1<\/code> \| delete \(.*\); looks like a rename to <code>mx-us-west-2<\/code> \|/);
+    expect(md).toMatch(/\| 🗑️ \| monitor \| <code>mx-us-west-1<\/code> \| delete with its test history( \(.*\))?; looks like a rename to <code>mx-us-west-2<\/code> \|/);
   });
 
   it('are not noted when the fields differ', () => {
@@ -70,7 +70,7 @@ describe('a delete', () => {
     expect(change('delete', 'mx-us-west-1').note).toMatchObject({ member_of: ['production', 'west'] });
     expect(renderPlanText(plan, { color: false })).toContain('      and leaves groups "production" and "west"\n');
     const md = renderPlanMarkdown(plan, { title: 't' });
-    expect(md).toContain('delete (leaves groups <code>production</code>, <code>west</code>)');
+    expect(md).toContain('delete with its test history (leaves groups <code>production</code>, <code>west</code>)');
     expect(md).toContain('It leaves groups <code>production</code>, <code>west</code>.');
   });
 

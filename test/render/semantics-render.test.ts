@@ -44,7 +44,7 @@ describe('the plan renders what the semantics rules decided', () => {
     const text = renderPlanText(semanticsPlan(), { color: false });
     expect(text).toContain('  + monitor "Legacy-MX"   # monitoring/main.yaml:1\n      did you mean to adopt "legacy-mx" (id 10005, differs only in case)?\n');
     expect(text).toContain('  - monitor "mx-1"   (id 10124, duplicate of id 10104)\n');
-    expect(text).toContain('  - monitor "t00"   (id 10200)\n      and its 2 alerts "t00 down" and "t00 slow", one of them a threshold alert "t00 slow" the API cannot create again\n');
+    expect(text).toContain('  - monitor "t00"   (id 10200)\n      and its test history\n      and its 2 alerts "t00 down" and "t00 slow", one of them a threshold alert "t00 slow" the API cannot create again\n');
     expect(text).toContain(
       'Left alone: 2 unmanaged monitors (named by a declared group or alert, so not pruned), 1 alert of another type on managed monitors.\n',
     );
@@ -53,9 +53,9 @@ describe('the plan renders what the semantics rules decided', () => {
   it('markdown', () => {
     const md = renderPlanMarkdown(semanticsPlan());
     expect(md).toContain('| ➕ | monitor | <code>Legacy-MX</code><br><sub>monitoring/main.yaml&#58;1</sub> | create; did you mean to adopt <code>legacy-mx</code> (id 10005, differs only in case)? |');
-    expect(md).toContain('| 🗑️ | monitor | <code>mx-1</code> | delete duplicate of id <code>10104</code> |');
+    expect(md).toContain('| 🗑️ | monitor | <code>mx-1</code> | delete duplicate of id <code>10104</code> with its test history |');
     expect(md).toContain(
-      '| 🗑️ | monitor | <code>t00</code> | delete (and 2 alerts: <code>t00 down</code>, <code>t00 slow</code>, one of them a threshold alert <code>t00 slow</code> the API cannot create again) |',
+      '| 🗑️ | monitor | <code>t00</code> | delete with its test history (and 2 alerts: <code>t00 down</code>, <code>t00 slow</code>, one of them a threshold alert <code>t00 slow</code> the API cannot create again) |',
     );
     expect(md).toContain('One of them is a threshold alert <code>t00 slow</code>, which the API cannot create again: apply refuses this without <code>--force</code>.');
     expect(md).toContain('Left alone: 2 unmanaged monitors (named by a declared group or alert, so not pruned), 1 alert of another type on managed monitors.');

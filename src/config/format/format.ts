@@ -8,7 +8,8 @@
  * quotes where a YAML 1.1 reader would see another type (`"on"`, `"yes"`, `"007"`, `"1e3"`: the
  * loader reads YAML 1.2, editors and older tools often 1.1), `true` / `false` / `null`.
  *
- * Kept as written: every comment and blank line between items (a comment above or beside an item
+ * Kept as written: every comment, and a blank line between items (several become one: a canonical
+ * layout, and one blank line separates as well as three; a comment above or beside an item
  * travels with it; one below the last item of a level stays there; the comment block at the top of
  * the file, modeline included, stays at the top), anchors, aliases and merge keys, flow (`[a, b]`)
  * or block style of each collection (but a flow collection with comments inside becomes block),

@@ -6,12 +6,13 @@ import type { SourceRef, DesiredAlert } from '../../model/desired.js';
 import type { Alert } from '../../model/live.js';
 import type { IdOrRef } from '../types.js';
 export { groupBy } from '../../util/group-by.js';
+import { pathText } from '../../util/safe-text.js';
 import { closest } from '../../util/suggest.js';
 
 export const q = (s: string): string => JSON.stringify(s);
 /** A problem about a place in the configuration, said as validate says its own: `file:line:column: message`. */
 export const located = (src: SourceRef | undefined, message: string): string =>
-  src ? `${src.file}:${src.line}:${src.column}: ${message}` : message;
+  src ? `${pathText(src.file)}:${src.line}:${src.column}: ${message}` : message;
 export const idPath = (kind: 'Monitor' | 'Alert' | 'Group', id: string): string =>
   `/v1/Config/${kind}/${encodeURIComponent(id)}/`;
 export const ids = (xs: readonly { id: string }[]): string => xs.map((x) => x.id).join(', ');
