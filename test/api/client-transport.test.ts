@@ -571,6 +571,27 @@ describe('a create whose answer was lost asks the caller before anything is sent
     expect(seen).toHaveLength(1);
   });
 
+  it('looks a create answered 429 up before sending it again, and takes what it finds', async () => {
+    handler = (_r, res) => json(res, 429, { error: 'slow down' }, { 'retry-after': '1' });
+    let lookups = 0;
+    const m = await client().createMonitor(smtpBody, { lookup: async () => (lookups++, { ...made, id: 'found-429' } as never) });
+    expect(m).toMatchObject({ id: 'found-429' });
+    expect(lookups).toBe(1);
+    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1);
+  });
+
+  it('sends a create answered 429 again only when the lookup finds nothing', async () => {
+    handler = (_r, res, n) =>
+      n === 1 ? json(res, 429, { error: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { path: '', error: null, monitor: made });
+    let lookups = 0;
+    const c = client();
+    const m = await c.createMonitor(smtpBody, { lookup: async () => void lookups++ });
+    expect(m.id).toBe('m7');
+    expect(lookups).toBe(1);
+    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(2);
+    expect(c.stats).toEqual({ requests: 2, retries: 1 });
+  });
+
   it('fails, saying so, when the lookup itself fails', async () => {
     handler = (_r, res) => res.socket!.destroy();
     const err = await failure(
