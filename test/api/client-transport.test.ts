@@ -272,6 +272,14 @@ describe('errors', () => {
     expect([err.kind, err.status]).toEqual(['http', 404]);
   });
 
+  it('says an https:// URL reached a server answering plain HTTP, and suggests http://, instead of blaming a certificate', async () => {
+    const err = await failure(client({ baseUrl: base.replace(/^http:/, 'https:') }).listGroups());
+    expect(err.message).toMatch(
+      /^TLS handshake with 127\.0\.0\.1:\d+ failed: the server answered in plain HTTP, not TLS \(ERR_SSL_WRONG_VERSION_NUMBER\); if it serves plain HTTP, write the URL with http:\/\//,
+    );
+    expect(err.message).not.toMatch(/certificate/);
+  });
+
   it('refuses plain http to a non-loopback host before any request', () => {
     const events: RequestEvent[] = [];
     expect(() => new MonitoringClient({ baseUrl: 'http://api.example.com', username: 'u', password: PASSWORD, onRequest: (e) => events.push(e) })).toThrow(
