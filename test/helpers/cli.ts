@@ -7,13 +7,18 @@
  * source stamp, is test/helpers/build.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ROOT, binOf, buildCliInto } from './build.js';
 
 export { ROOT };
-/** The private package the e2e CLI runs from. */
-export const PKG = join(ROOT, 'node_modules', '.cache', 'monsync-e2e');
+/**
+ * The private package the e2e CLI runs from, one per checkout: node_modules may be shared by several
+ * (a git worktree whose node_modules links to the main checkout's), and a build of one checkout's
+ * sources must never be run by another's tests (seen: one worktree's e2e ran another's CLI).
+ */
+export const PKG = join(ROOT, 'node_modules', '.cache', `monsync-e2e-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`);
 export const BIN = binOf(PKG);
 
 export const USERNAME = 'demo@example.com';
