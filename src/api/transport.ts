@@ -79,7 +79,7 @@ export interface TransportTuning {
   /** The HTTP trace (trace.ts; MONSYNC_LOG, MONSYNC_LOG_FILE): every attempt and what was decided after it. */
   log?: HttpLog;
   /** Waits between retries; tests inject a fake to avoid real waiting. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
   /** Wall clock for token renewal and the service's clock offset, in milliseconds. Default Date.now. */
@@ -144,8 +144,17 @@ const newRun = (): Run => ({
 /** What one answer or failure means for the call. */
 type Verdict = { done: Obj | typeof GONE } | { again: true } | { retry: ApiError; waitMs: number; holdMs?: number };
 
-function realSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** A wait that an aborted `signal` ends at once, its timer cleared: a pending 30 s timer would keep the process alive after SIGTERM. */
+function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function positive(name: string, v: number): number {
@@ -181,7 +190,7 @@ export class Transport {
   private readonly maxResponseBytes: number;
   private readonly onRequest: ((e: RequestEvent) => void) | undefined;
   private readonly log: HttpLog | undefined;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
   /** Monotonic: deadlines and the gate must not jump with the wall clock. */
@@ -466,7 +475,7 @@ export class Transport {
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      await Promise.race([this.sleep(ms), aborted]);
+      await Promise.race([this.sleep(ms, signal), aborted]);
     } finally {
       signal.removeEventListener('abort', onAbort!);
     }
