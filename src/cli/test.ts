@@ -14,7 +14,7 @@ export function register(program: Command): void {
     .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
     .option('--concurrency <n>', 'monitors tested at once', '32')
     .option('--step-timeout <seconds>', 'time limit of each step (a DNS query, the connection, each SMTP reply, the TLS handshake)', '10')
-    .option('--deadline <seconds>', 'time limit of the whole run: what is not tested by then is inconclusive', '300')
+    .option('--deadline <seconds>', 'time limit of all the tests together (after the configuration and, with --changed, the account are read): what is not tested by then is inconclusive', '300')
     .option('--allow-private', 'connect to loopback, link-local (169.254.169.254) and private addresses too (never on pull requests from forks)')
     .option('--smtp-port <n>', "connect to this port instead of each monitor's port (a tunnel or relay standing in for the servers)")
     .option('--mail-from <address>', 'the reverse path of MAIL FROM (default: the null sender <>)');
