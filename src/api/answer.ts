@@ -64,8 +64,24 @@ const NOT_SENT_TEXT: Record<string, string> = {
 /** Certificates signed by a CA this machine does not know: one of its own (a proxy, `emulator --tls`) or none. */
 const UNKNOWN_ISSUER = /^(?:SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE)$/;
 
+/**
+ * OpenSSL read a plain HTTP answer where a TLS record should be ("HTTP/1.1 400" is no TLS version):
+ * an https:// URL to a server speaking plain HTTP, not a certificate problem.
+ */
+const PLAIN_HTTP = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
+
+/** Whether a TLS error code means the server answered plain HTTP; doctor says so too. */
+export function isPlainHttpCode(code: string): boolean {
+  return PLAIN_HTTP.has(code);
+}
+
+/** What to do about an https:// URL to a plain-HTTP server (shared with doctor's hint). */
+export const PLAIN_HTTP_HINT =
+  'if it serves plain HTTP, write the URL with http:// (monsync allows it only to a loopback address, such as `monsync emulator` without --tls); otherwise the port may be the wrong one';
+
 /** What a person can do about a failed handshake, by its code. */
 function tlsReason(code: string): string {
+  if (isPlainHttpCode(code)) return `the server answered in plain HTTP, not TLS (${code}); ${PLAIN_HTTP_HINT}`;
   if (UNKNOWN_ISSUER.test(code)) {
     // Node reads NODE_EXTRA_CA_CERTS when it starts: one PEM file, which may hold several certificates.
     return `the certificate is not signed by a CA this machine trusts (${code}); to trust a CA of your own (a TLS-inspecting proxy, \`monsync emulator --tls\`), set NODE_EXTRA_CA_CERTS to its PEM file`;

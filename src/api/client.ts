@@ -339,8 +339,8 @@ export class MonitoringClient implements MonitoringApi {
 
   // ---------------------------------------------------------------- 4.7 alert destinations
 
-  async listDestinations(): Promise<Destination[]> {
-    const { body, origin } = await this.transport.callObj({ method: 'GET', path: '/v1/Config/AlertDestination/', auth: 'v1' });
+  async listDestinations(opts?: CallOptions): Promise<Destination[]> {
+    const { body, origin } = await this.transport.callObj({ method: 'GET', path: '/v1/Config/AlertDestination/', auth: 'v1' }, opts);
     return asArray(body['alertdestination_list'], 'alertdestination_list', origin).map((d, i) =>
       normalizeDestination(d, `alertdestination_list[${i}]`, origin),
     );

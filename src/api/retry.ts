@@ -29,7 +29,9 @@
  *    the account by natural key) is asked first: found -> that is the result; absent after an
  *    answered 502/503/504 (the service is done with the request) -> sent again, within the same
  *    budget; absent after a timeout or reset (it may still be in flight) -> the call fails, saying
- *    so. Without a lookup the error carries `maybeApplied: true`.
+ *    so. Without a lookup the error carries `maybeApplied: true`. An answered create that rule 1
+ *    would send again (429, a v2 401) is looked up first too, after the 429's hold: a gateway may
+ *    have forwarded it and the service made it, whatever the status it answered.
  * 5. Any other status (4xx besides 429, 500, 501, ...) is not retried: repeating will not help.
  *    Nor is `too-large`: the answer would be as large again; nor `tls`: the certificate would be
  *    the same again.

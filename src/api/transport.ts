@@ -79,7 +79,7 @@ export interface TransportTuning {
   /** The HTTP trace (trace.ts; MONSYNC_LOG, MONSYNC_LOG_FILE): every attempt and what was decided after it. */
   log?: HttpLog;
   /** Waits between retries; tests inject a fake to avoid real waiting. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
   /** Wall clock for token renewal and the service's clock offset, in milliseconds. Default Date.now. */
@@ -105,6 +105,12 @@ export interface CallSpec {
 
 /** Returned by a DELETE whose object was already gone after an earlier attempt's answer was lost. */
 export const GONE = Symbol('gone');
+
+/** Returned to create() when its lookup found what an answered attempt had made after all. */
+const FOUND = Symbol('found');
+
+/** Asked before an answered create is sent again: true when the lookup found what it made. */
+type BeforeResend = (err: ApiError) => Promise<boolean>;
 
 interface RawResponse {
   status: number;
@@ -138,8 +144,17 @@ const newRun = (): Run => ({
 /** What one answer or failure means for the call. */
 type Verdict = { done: Obj | typeof GONE } | { again: true } | { retry: ApiError; waitMs: number; holdMs?: number };
 
-function realSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** A wait that an aborted `signal` ends at once, its timer cleared: a pending 30 s timer would keep the process alive after SIGTERM. */
+function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function positive(name: string, v: number): number {
@@ -175,7 +190,7 @@ export class Transport {
   private readonly maxResponseBytes: number;
   private readonly onRequest: ((e: RequestEvent) => void) | undefined;
   private readonly log: HttpLog | undefined;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
   /** Monotonic: deadlines and the gate must not jump with the wall clock. */
@@ -271,6 +286,13 @@ export class Transport {
    * found its object already deleted by an earlier attempt whose answer was lost.
    */
   async call(spec: CallSpec, opts: CallOptions = {}, run: Run = newRun()): Promise<Obj | typeof GONE> {
+    const body = await this.send(spec, opts, run);
+    if (body === FOUND) throw new ApiError({ kind: 'malformed', ...this.originOf(spec), message: 'unexpected empty result' });
+    return body;
+  }
+
+  /** call()'s loop; with `beforeResend` (a create's lookup) it may end in FOUND instead of a resend. */
+  private async send(spec: CallSpec, opts: CallOptions, run: Run, beforeResend?: BeforeResend): Promise<Obj | typeof GONE | typeof FOUND> {
     const display = this.fullPath(spec);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `monsync/${VERSION}` };
     let body: string | undefined;
@@ -295,9 +317,15 @@ export class Transport {
       }
       if (this.log) this.trace(spec, display, auth, body, res, run, this.verdictOutcome(verdict, run));
       if ('done' in verdict) return verdict.done;
+      if ('retry' in verdict && verdict.holdMs !== undefined) this.gate.hold(verdict.holdMs);
+      // Whatever its status says, an answered create may have been done by the service (a gateway
+      // that forwarded it and then answered 429 or 401): it is looked up before it is sent again.
+      if (beforeResend !== undefined && !(res instanceof AttemptFailure) && classifyMethod(spec.method, spec.path) === 'create') {
+        const err = 'retry' in verdict ? verdict.retry : this.tokenRefused(spec, display, res.status);
+        if (await beforeResend(err)) return FOUND;
+      }
       if ('again' in verdict) continue;
       run.lastError = verdict.retry;
-      if (verdict.holdMs !== undefined) this.gate.hold(verdict.holdMs);
       await this.pause(verdict.waitMs, run, opts, verdict.retry, '; interrupted before retrying');
       run.retriesUsed++;
       this.stats.retries++;
@@ -355,6 +383,11 @@ export class Transport {
     });
   }
 
+  /** The 401 a v2 create got before its token is fetched again, as the lookup's error. */
+  private tokenRefused(spec: CallSpec, display: string, status: number): ApiError {
+    return new ApiError({ kind: 'auth', method: spec.method, path: display, message: `not authorised (HTTP ${status})`, status });
+  }
+
   /** call() for everything except DELETE: GONE cannot happen. */
   async callObj(spec: CallSpec, opts: CallOptions = {}, run: Run = newRun()): Promise<{ body: Obj; origin: Origin }> {
     const body = await this.call(spec, opts, run);
@@ -370,10 +403,24 @@ export class Transport {
    */
   async create<T>(spec: CallSpec, parse: (body: Obj, origin: Origin) => T, opts: CreateOptions<T> = {}): Promise<T> {
     const run = newRun();
+    const lookup = opts.lookup;
+    let found: T | undefined;
+    // Before a resend the service asked for (429, or a v2 401): the lookup, after the gate's hold
+    // (its reads pass the same gate), so a create the service did is taken instead of made twice.
+    const beforeResend: BeforeResend | undefined =
+      lookup === undefined
+        ? undefined
+        : async (err) => {
+            found = await settleLostCreate(err, lookup, opts.signal);
+            return found !== undefined;
+          };
     for (;;) {
       let err: ApiError;
       try {
-        const { body, origin } = await this.callObj(spec, opts, run);
+        const body = await this.send(spec, opts, run, beforeResend);
+        if (body === FOUND) return found!;
+        const origin = this.originOf(spec);
+        if (body === GONE) throw new ApiError({ kind: 'malformed', ...origin, message: 'unexpected empty result' });
         return parse(body, origin);
       } catch (e) {
         if (!(e instanceof ApiError) || !e.maybeApplied || opts.lookup === undefined) throw e;
@@ -384,8 +431,8 @@ export class Transport {
       // The lookup is made even at the deadline: it only reads, and it may prove the create done.
       const wait = backoffMs(run.retriesUsed + 1, null, this.random);
       await this.pause(wait, run, opts, err, '; interrupted before checking whether the service created it (plan again will show it)', true);
-      const found = await settleLostCreate(err, opts.lookup, opts.signal);
-      if (found !== undefined) return found;
+      const hit = await settleLostCreate(err, opts.lookup, opts.signal);
+      if (hit !== undefined) return hit;
       // Not there, and the service answered, so it is done with the request: safe to send again.
       if (!isRetryableStatus(err.status) || run.retriesUsed >= this.maxRetries) throw err;
       if (this.timeLeft(run) <= 0) throw this.pastDeadline(err);
@@ -428,7 +475,7 @@ export class Transport {
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      await Promise.race([this.sleep(ms), aborted]);
+      await Promise.race([this.sleep(ms, signal), aborted]);
     } finally {
       signal.removeEventListener('abort', onAbort!);
     }

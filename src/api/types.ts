@@ -239,7 +239,7 @@ export interface MonitoringApi {
   resumeMonitor(monitorId: string): Promise<{ alert_list: string[] }>;
 
   // 4.7 alert destinations
-  listDestinations(): Promise<Destination[]>;
+  listDestinations(opts?: CallOptions): Promise<Destination[]>;
   getDestination(id: string): Promise<Destination>;
 
   // 4.8 data

@@ -122,7 +122,8 @@ async function applyOne(ctx: CommandContext, opts: ApplyOptions, io: CommandIo, 
         view.declined(outcome.interrupted);
         return outcome.interrupted ? 130 : 1;
       case 'applied':
-        if (outcome.result.interrupted) return exitCodeOf(stoppedBy ?? 'SIGINT');
+        // Interrupted during the final check too: the changes were made, the run was still cancelled.
+        if (outcome.result.interrupted || stoppedBy !== null) return exitCodeOf(stoppedBy ?? 'SIGINT');
         {
           const code = await stillDiffers(outcome.result, outcome.remaining, io);
           // --verify: a monitor that never completes its first round trip fails the run too.

@@ -17,9 +17,14 @@ export interface TestOptions extends ConnectionOptions {
   strict?: boolean;
   concurrency: string;
   stepTimeout: string;
+  deadline?: string;
+  allowPrivate?: boolean;
   smtpPort?: string;
   mailFrom?: string;
 }
+
+/** `--deadline`'s default: the whole run's time limit, in seconds (docs/test.md). */
+export const DEFAULT_DEADLINE_SECONDS = 300;
 
 /** Nothing failed, but no mail server could be reached from here: neither a pass nor a failure. */
 export const EXIT_INCONCLUSIVE = 3;
@@ -42,6 +47,8 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
   const mailFrom = opts.mailFrom ?? '';
   if (/[<>\s]/.test(mailFrom)) throw new UsageError(`--mail-from must be a bare address (no <>, no spaces), got "${opts.mailFrom}"`);
   const stepMs = Math.round(stepSeconds * 1000);
+  const deadlineSeconds = Number(opts.deadline ?? DEFAULT_DEADLINE_SECONDS);
+  if (!Number.isFinite(deadlineSeconds) || deadlineSeconds <= 0) throw new UsageError(`--deadline must be a number of seconds above 0, got "${opts.deadline}"`);
   const { createMailDns } = await import('../mailpath/dns.js');
   // Read before anything else: a bad MONSYNC_DNS_SERVERS is a usage error.
   const dns = createMailDns(io.env, stepMs);
@@ -70,16 +77,26 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
 
   io.err(`Testing the mail path of ${monitors.length} monitor${monitors.length === 1 ? '' : 's'} (at most ${concurrency} at once, ${stepSeconds} s a step)…\n`);
   const { testMailPaths } = await import('../mailpath/test-paths.js');
-  const report = await testMailPaths(desired, monitors, {
-    dns,
-    stepMs,
-    concurrency,
-    portOverride: port,
-    heloName: hostname() || 'localhost',
-    mailFrom,
-    ca: extras.ca,
-    now: io.now(),
-  });
+  // The whole run's bound: whatever the servers do, the job ends (a DNS query in flight within its step).
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(`the run's deadline of ${deadlineSeconds} s passed (--deadline)`), Math.round(deadlineSeconds * 1000));
+  let report: Awaited<ReturnType<typeof testMailPaths>>;
+  try {
+    report = await testMailPaths(desired, monitors, {
+      dns,
+      stepMs,
+      concurrency,
+      portOverride: port,
+      heloName: hostname() || 'localhost',
+      mailFrom,
+      ca: extras.ca,
+      now: io.now(),
+      signal: deadline.signal,
+      ...(opts.allowPrivate && { allowPrivate: true }),
+    });
+  } finally {
+    clearTimeout(timer);
+  }
 
   const where = paths.length ? paths.join(' ') : 'monsync.yaml';
   if (format === 'json') {

@@ -14,6 +14,8 @@ export function register(program: Command): void {
     .option('--strict', "fail on the checks' warnings too, not only their errors (for CI)")
     .option('--concurrency <n>', 'monitors tested at once', '32')
     .option('--step-timeout <seconds>', 'time limit of each step (a DNS query, the connection, each SMTP reply, the TLS handshake)', '10')
+    .option('--deadline <seconds>', 'time limit of all the tests together (after the configuration and, with --changed, the account are read): what is not tested by then is inconclusive', '300')
+    .option('--allow-private', 'connect to loopback, link-local (169.254.169.254) and private addresses too (never on pull requests from forks)')
     .option('--smtp-port <n>', "connect to this port instead of each monitor's port (a tunnel or relay standing in for the servers)")
     .option('--mail-from <address>', 'the reverse path of MAIL FROM (default: the null sender <>)');
   addAccountOptions(cmd);
@@ -24,6 +26,8 @@ export function register(program: Command): void {
       'every monitor passes, 1 when any fails, 3 when nothing failed but no mail server could be reached',
       'from this machine (outbound port 25 is blocked on many CI runners): inconclusive. DNS is asked',
       'through the system resolver, or the servers in MONSYNC_DNS_SERVERS (host:port, comma separated).',
+      'At most 5 delivery hosts a monitor are tried. A loopback, link-local or private address is named',
+      'and not connected to (inconclusive) unless --allow-private.',
     ],
     examples: [
       'monsync test monitoring/                                  # every SMTP monitor, from this machine',

@@ -82,6 +82,15 @@ export async function readDeclaredAccounts(paths: readonly string[], cwd: string
   return { file, accounts: out };
 }
 
+/**
+ * The secret credential variables of every declared account (`<prefix>PASSWORD`, v1, and
+ * `<prefix>CLIENT_SECRET`, v2; src/api/connect.ts reads them): whichever account a run loads, no
+ * account's credential may reach its configuration (interpolate.ts, credentialVariables).
+ */
+export function accountCredentialVariables(declared: DeclaredAccounts | null): string[] {
+  return (declared?.accounts ?? []).flatMap((a) => [`${a.envPrefix}PASSWORD`, `${a.envPrefix}CLIENT_SECRET`]);
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -10,7 +10,7 @@
  * when it is an integer or true/false, so `port: ${SMTP_PORT:-25}` is a number; quote it to keep
  * a string.
  *
- * A variable whose name looks like a secret (`secretLooking`) is read, but reported as a guarded
+ * A variable whose name or value looks like a secret (`secretLooking`, `secretValue`) is read, but reported as a guarded
  * reference: the loader refuses it unless `settings.allowed_secret_variables` (possibly in another
  * file, so only the loader, over all files, can tell) names it.
  */
@@ -30,15 +30,34 @@ interface Problem {
 }
 
 /** Variables that hold monsync's own credentials: never config values (plans are shown in PRs). */
-const CREDENTIAL_VARIABLES = new Set(['MONSYNC_PASSWORD', 'MONSYNC_CLIENT_SECRET']);
+const CREDENTIAL_VARIABLES = ['MONSYNC_PASSWORD', 'MONSYNC_CLIENT_SECRET'] as const;
+/** An account's credentials under the default prefix (`MONSYNC_<NAME>_`, v1 and v2): src/api/connect.ts reads them. */
+const ACCOUNT_CREDENTIAL = /^MONSYNC_[A-Z0-9_]+_(PASSWORD|CLIENT_SECRET)$/;
+
+/**
+ * The names of every credential monsync reads in `env`: its own, each account's under the default
+ * prefix, and `extra` (the declared accounts' `env_prefix` ones, config/accounts.ts). Their values
+ * are never copied into the configuration, whatever variable carries them.
+ */
+export function credentialVariables(env: Env, extra: readonly string[] = []): ReadonlySet<string> {
+  const names = new Set<string>([...CREDENTIAL_VARIABLES, ...extra]);
+  for (const name of Object.keys(env)) if (ACCOUNT_CREDENTIAL.test(name)) names.add(name);
+  return names;
+}
 
 /**
  * Parts of a name that mark it as a secret, case-insensitively and anywhere in the name (`*TOKEN*`):
  * a CI job's environment is full of them (GITHUB_TOKEN, CI_JOB_TOKEN, CI_JOB_JWT, NPM_TOKEN,
- * AWS_SECRET_ACCESS_KEY, CI_REGISTRY_PASSWORD). Broad on purpose: a name caught wrongly is listed in
- * settings.allowed_secret_variables; a secret missed would be in every plan and PR comment.
+ * AWS_SECRET_ACCESS_KEY, CI_REGISTRY_PASSWORD, SLACK_WEBHOOK_URL: a webhook's URL is its key).
+ * Broad on purpose: a name caught wrongly is listed in settings.allowed_secret_variables; a secret
+ * missed would be in every plan and PR comment.
  */
-export const SECRET_NAME_PARTS = ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'KEY', 'CREDENTIAL', 'PRIVATE', 'JWT'] as const;
+export const SECRET_NAME_PARTS = ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'KEY', 'CREDENTIAL', 'PRIVATE', 'JWT', 'WEBHOOK'] as const;
+/**
+ * Endings that mark a name as a secret: a token (GH_PAT), a Sentry DSN (SENTRY_DSN), an auth string
+ * (NPM_AUTH), a password file or value (PGPASS, SSHPASS).
+ */
+export const SECRET_NAME_ENDINGS = ['_PAT', '_DSN', '_AUTH', 'PASS'] as const;
 /** CI systems' own variables that carry credentials without saying so in their names. */
 const CI_SECRET_PREFIXES = ['ACTIONS_'];
 const CI_SECRET_NAMES = new Set(['CI_REPOSITORY_URL']);
@@ -48,8 +67,18 @@ export function secretLooking(name: string): string | null {
   const upper = name.toUpperCase();
   const part = SECRET_NAME_PARTS.find((p) => upper.includes(p));
   if (part) return `its name contains ${part}`;
+  const ending = SECRET_NAME_ENDINGS.find((e) => upper.endsWith(e));
+  if (ending) return `its name ends in ${ending}`;
   if (CI_SECRET_PREFIXES.some((p) => upper.startsWith(p)) || CI_SECRET_NAMES.has(upper)) return 'it is a CI system\'s own variable, which may carry credentials';
   return null;
+}
+
+/** A URL with a password in it (`postgres://app:pw@db/x`, `http://user:pass@proxy:3128`), whatever its variable is called. */
+const URL_WITH_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\s]*:[^/?#@\s]+@/;
+
+/** Why the value `value` looks like a secret, or null: names miss DATABASE_URL and HTTPS_PROXY, values do not. */
+export function secretValue(value: string): string | null {
+  return URL_WITH_PASSWORD.test(value.trim()) ? 'its value is a URL with a password' : null;
 }
 
 /** A reference to a secret-looking variable: refused unless the settings allow the name. */
@@ -63,8 +92,8 @@ function guardMessage(name: string, why: string): string {
   return `\${${name}} looks like a secret (${why}): monsync does not copy it into the configuration, where plans, PR comments and the service would show it; if it is not a secret, list ${name} in settings.allowed_secret_variables`;
 }
 
-function isCredentialValue(value: string, env: Env): boolean {
-  for (const name of CREDENTIAL_VARIABLES) {
+function isCredentialValue(value: string, env: Env, credentials: ReadonlySet<string>): boolean {
+  for (const name of credentials) {
     const secret = env[name];
     // Short values would match ordinary words; they are not credentials worth the name anyway.
     if (secret && secret.length >= 4 && value.includes(secret)) return true;
@@ -73,7 +102,11 @@ function isCredentialValue(value: string, env: Env): boolean {
 }
 
 /** Interpolates one string; `problems` is non-empty when it could not be. */
-export function interpolateString(value: string, env: Env): { value: string; problems: Problem[]; guarded: Problem[]; whole: boolean } {
+export function interpolateString(
+  value: string,
+  env: Env,
+  credentials: ReadonlySet<string> = credentialVariables(env),
+): { value: string; problems: Problem[]; guarded: Problem[]; whole: boolean } {
   const problems: Problem[] = [];
   const guarded: Problem[] = [];
   let count = 0;
@@ -96,17 +129,17 @@ export function interpolateString(value: string, env: Env): { value: string; pro
       });
       return match;
     }
-    if (CREDENTIAL_VARIABLES.has(name)) {
+    if (credentials.has(name)) {
       problems.push({
         token: match,
         message: `\${${name}} is a credential: monsync never puts credentials into monitor or alert fields, where plans, PR comments and the service would show them`,
       });
       return match;
     }
-    const why = secretLooking(name);
-    if (why !== null) guarded.push({ token: match, message: guardMessage(name, why) });
     const set = env[name];
-    if (set !== undefined && set !== '' && isCredentialValue(set, env)) {
+    const why = secretLooking(name) ?? (set === undefined ? null : secretValue(set));
+    if (why !== null) guarded.push({ token: match, message: guardMessage(name, why) });
+    if (set !== undefined && set !== '' && isCredentialValue(set, env, credentials)) {
       problems.push({
         token: match,
         message: `environment variable ${name} holds the same value as a monsync credential; it is not put into the configuration, where plans and PR comments would show it`,
@@ -126,14 +159,18 @@ export function interpolateString(value: string, env: Env): { value: string; pro
  * Interpolates every string value in place. Returns the problems and the start offsets of the
  * values left uninterpolated, so later stages can stay quiet about them.
  */
-export function interpolateDocument(parsed: ParsedFile, env: Env): { diagnostics: Diagnostic[]; failed: Set<number>; guarded: GuardedReference[] } {
+export function interpolateDocument(
+  parsed: ParsedFile,
+  env: Env,
+  credentials: ReadonlySet<string> = credentialVariables(env),
+): { diagnostics: Diagnostic[]; failed: Set<number>; guarded: GuardedReference[] } {
   const diagnostics: Diagnostic[] = [];
   const guarded: GuardedReference[] = [];
   const failed = new Set<number>();
   const text = parsed.source.text;
   for (const node of parsed.templated) {
     const value = node.value as string;
-    const result = interpolateString(value, env);
+    const result = interpolateString(value, env, credentials);
     const [start, end] = [node.range?.[0] ?? 0, node.range?.[1] ?? text.length];
     /** Each problem at its token as written; quoted scalars with escapes may not contain it verbatim. */
     const locate = (list: Problem[]) => {

@@ -4,7 +4,7 @@
  * a configuration the fast path (fast/) reads whole never loads the yaml library.
  */
 import type { Diagnostic } from './diagnostics.js';
-import { interpolateDocument, type Env, type GuardedReference } from './interpolate.js';
+import { credentialVariables, interpolateDocument, type Env, type GuardedReference } from './interpolate.js';
 import { indexDocument } from './locate.js';
 import { parseSource, toPlainData } from './parse.js';
 import type { RawFile } from './raw.js';
@@ -14,10 +14,15 @@ import { salvage, validateFile } from './schema.js';
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
 /** `guarded`: references to secret-looking variables, for the loader to refuse unless the settings allow them. */
-export function loadFileFully(source: SourceFile, env: Env): { valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] } {
+/** `accountCredentials`: the declared accounts' credential variables, guarded with monsync's own (interpolate.ts, credentialVariables). */
+export function loadFileFully(
+  source: SourceFile,
+  env: Env,
+  accountCredentials: readonly string[] = [],
+): { valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] } {
   const { parsed, diagnostics } = parseSource(source);
   if (!parsed) return { diagnostics };
-  const interpolated = interpolateDocument(parsed, env);
+  const interpolated = interpolateDocument(parsed, env, credentialVariables(env, accountCredentials));
   diagnostics.push(...interpolated.diagnostics);
   const { data, diagnostics: dataProblems } = toPlainData(parsed);
   diagnostics.push(...dataProblems);

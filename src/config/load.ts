@@ -68,7 +68,12 @@ const savedPlan = (file: string): string =>
   `this is a plan saved by \`monsync plan --out\`, not a configuration file: apply it with \`monsync apply --plan ${pathText(file)}\`; keep saved plans out of the directories given as configuration`;
 
 /** Stages 2-4 for one file: the file's data when it passed them all. */
-async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] }> {
+async function loadFile(
+  source: SourceFile,
+  env: Env,
+  fullOnly: boolean,
+  accountCredentials: () => Promise<string[]>,
+): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] }> {
   if (source.json ?? isJsonFile(source.path)) {
     // Strict JSON or its syntax error; the full path reads the text as YAML 1.2 flow, which JSON is.
     const json = scanJson(source.text, source.display);
@@ -84,7 +89,8 @@ async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promis
     if (fast) return { valid: fast, diagnostics: [] };
   }
   fullModule ??= import('./load-full.js');
-  return (await fullModule).loadFileFully(source, env);
+  const extra = await accountCredentials();
+  return (await fullModule).loadFileFully(source, env, extra);
 }
 
 /** A configuration in memory as a source, or why it cannot be one. */
@@ -112,6 +118,15 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   const diagnostics: Diagnostic[] = [];
 
   const paths = inputs.filter((i): i is string => typeof i === 'string');
+  // Every declared account's credential variables are guarded whichever account is loaded. Only a
+  // file the full path reads (any `${`) needs them: the declaration is read then, once, and lazily
+  // (it loads the yaml library, which the fast path never does).
+  let accountNames: Promise<string[]> | undefined;
+  const accountCredentials = () =>
+    (accountNames ??=
+      paths.length === 0 && inputs.length > 0
+        ? Promise.resolve([])
+        : import('./accounts.js').then(async (a) => a.accountCredentialVariables(await a.readDeclaredAccounts(paths.slice(0, 1), cwd))));
   const files = paths.length > 0 || inputs.length === 0 ? await resolveInputs(paths, cwd) : { files: [], diagnostics: [] };
   diagnostics.push(...files.diagnostics);
 
@@ -136,7 +151,7 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
       continue;
     }
     try {
-      const one = await loadFile(read.source, env, fullOnly);
+      const one = await loadFile(read.source, env, fullOnly, accountCredentials);
       diagnostics.push(...one.diagnostics);
       guarded.push(...(one.guarded ?? []));
       if (one.valid) valid.push(one.valid);

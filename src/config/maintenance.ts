@@ -23,6 +23,12 @@ import { timeZoneProblem } from './timezone.js';
 export const OVERLAP_HORIZON_DAYS = 35;
 /** At most this many occurrences of one window are compared (a window every 30 minutes fills five weeks with 1,680). */
 export const OVERLAP_OCCURRENCES = 2_000;
+/**
+ * A window (one-off, or one occurrence of a recurring one) longer than this is warned about
+ * (docs/maintenance.md): a month covers any planned works; a longer one is mostly a typo in a
+ * year (`end: "2127-..."`), and `maintain` would keep the alerts paused for all of it.
+ */
+export const LONG_WINDOW_DAYS = 31;
 
 const at = (w: ResolvedMaintenance, ...path: (string | number)[]): SourceRef => valuePos({ locator: w.ref.locator, path: [...w.ref.path, ...path] });
 
@@ -104,8 +110,11 @@ function checkTiming(w: ResolvedMaintenance, out: Diagnostic[]): void {
     if (start === undefined) error(at(w, 'start'), `start ${JSON.stringify(raw.start)} is not a date and time`);
     if (end === undefined) error(at(w, 'end'), `end ${JSON.stringify(raw.end)} is not a date and time`);
     if (start === undefined || end === undefined || tzProblem) return;
-    if (localToInstant(end, raw.time_zone!) <= localToInstant(start, raw.time_zone!)) {
+    const lasts = localToInstant(end, raw.time_zone!) - localToInstant(start, raw.time_zone!);
+    if (lasts <= 0) {
       error(at(w, 'end'), `maintenance window ${name} ends (${raw.end}) before it starts (${raw.start}) in ${raw.time_zone!}: end must be after start`);
+    } else if (lasts > LONG_WINDOW_DAYS * 86_400_000) {
+      warnLong(w, out, 'end', `maintenance window ${name} lasts ${days(lasts)} (${raw.start} to ${raw.end})`, 'check the year of end');
     }
     return;
   }
@@ -117,11 +126,34 @@ function checkTiming(w: ResolvedMaintenance, out: Diagnostic[]): void {
     error(at(w), `maintenance window ${name} has ${raw.cron !== undefined ? 'cron' : 'weekly'} but no duration: say how long each occurrence lasts (e.g. duration: 2h)`);
     return;
   }
+  let seconds: number;
   try {
-    parseDuration(raw.duration, 'duration');
+    seconds = parseDuration(raw.duration, 'duration');
   } catch (err) {
     error(at(w, 'duration'), err instanceof Error ? err.message : String(err));
+    return;
   }
+  if (seconds * 1000 > LONG_WINDOW_DAYS * 86_400_000) {
+    warnLong(w, out, 'duration', `each occurrence of maintenance window ${name} lasts ${days(seconds * 1000)} (duration: ${raw.duration})`, 'check duration');
+  }
+}
+
+/** `36,484 days`: a long window's length, in whole days. */
+function days(ms: number): string {
+  const n = Math.round(ms / 86_400_000);
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'day' : 'days'}`;
+}
+
+function warnLong(w: ResolvedMaintenance, out: Diagnostic[], field: 'end' | 'duration', what: string, check: string): void {
+  const here = at(w, field);
+  out.push(
+    diag(
+      here.file,
+      here,
+      `${what}: longer than ${LONG_WINDOW_DAYS} days, so maintain would keep its alerts paused for all of it; ${check}, or split planned works into windows of at most ${LONG_WINDOW_DAYS} days`,
+      'warning',
+    ),
+  );
 }
 
 /** What a window covers, judged against the configuration (see the module's docblock). */

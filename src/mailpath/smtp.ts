@@ -31,6 +31,11 @@ export interface SmtpProbeOptions {
   ca?: string[];
   /** Unix milliseconds now, for days to expiry. */
   now: number;
+  /**
+   * The run's deadline: aborted, the connection is closed at once and the dialogue ends with the
+   * signal's reason (a string) as the step's.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Reply {
@@ -192,22 +197,49 @@ class Dialogue {
   close() {
     this.socket.destroy();
   }
+
+  /** Ends the dialogue now: the step waiting fails with `reason`. */
+  abort(reason: string) {
+    this.closed = reason;
+    this.wake();
+    this.socket.destroy();
+  }
 }
 
-function connectTcp(address: string, port: number, ms: number): Promise<{ socket: Socket } | { code: string; message: string }> {
+/** The reason an aborted probe gives: the signal's own when it is text. */
+function stopReason(signal: AbortSignal): string {
+  return typeof signal.reason === 'string' ? signal.reason : 'stopped';
+}
+
+function connectTcp(address: string, port: number, ms: number, signal?: AbortSignal): Promise<{ socket: Socket } | { code: string; message: string }> {
   return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve({ code: 'STOPPED', message: stopReason(signal) });
+      return;
+    }
     const socket = netConnect({ host: address, port });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      done();
+      socket.destroy();
+      resolve({ code: 'STOPPED', message: stopReason(signal!) });
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => {
+      done();
       socket.destroy();
       resolve({ code: 'TIMEOUT', message: `no connection within ${Math.round(ms / 1000)} s` });
     }, ms);
     socket.once('connect', () => {
-      clearTimeout(timer);
+      done();
       socket.removeAllListeners('error');
       resolve({ socket });
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      done();
       resolve({ code: err.code ?? 'ERROR', message: err.code ? describeConnectError(err.code) : err.message });
     });
   });
@@ -310,7 +342,7 @@ export async function probeSmtp(o: SmtpProbeOptions): Promise<SmtpProbeResult> {
     commands: [],
   };
   const started = performance.now();
-  const tcp = await connectTcp(o.address, o.port, o.stepMs);
+  const tcp = await connectTcp(o.address, o.port, o.stepMs, o.signal);
   if (!('socket' in tcp)) {
     r.connectError = tcp;
     return r;
@@ -318,6 +350,8 @@ export async function probeSmtp(o: SmtpProbeOptions): Promise<SmtpProbeResult> {
   r.connected = true;
   r.connectMs = performance.now() - started;
   const d = new Dialogue(tcp.socket, o.stepMs);
+  const onAbort = () => d.abort(stopReason(o.signal!));
+  o.signal?.addEventListener('abort', onAbort, { once: true });
   let step = 'greeting';
   try {
     r.greeting = await d.reply();
@@ -386,6 +420,7 @@ export async function probeSmtp(o: SmtpProbeOptions): Promise<SmtpProbeResult> {
     r.stoppedAt = { step, reason: err instanceof Error ? err.message : String(err) };
     return r;
   } finally {
+    o.signal?.removeEventListener('abort', onAbort);
     r.commands = d.commands;
     d.close();
   }

@@ -10,16 +10,27 @@
  * monitor: outbound port 25 is blocked on many CI runners and home networks. The connections are
  * then `unreachable`, the run `inconclusive`, and only what DNS found counts.
  *
- * Bounded: at most `concurrency` monitors at once, each step within `stepMs`.
+ * Bounded (docs/test.md): at most `concurrency` monitors at once, each step within `stepMs`, at
+ * most MAX_HOSTS_PER_MONITOR delivery hosts a monitor (200 equal MX hosts that never greet took
+ * 203 s at a 1 s step), and the whole run within its deadline (`signal`): once it is aborted no
+ * step starts, dialogues in flight are closed, and what was not tested is `unreachable` with the
+ * signal's reason. A DNS query in flight still ends within its step's limit.
+ *
+ * Not connected to, unless `allowPrivate`: a loopback, link-local or private address
+ * (private-address.ts). The configuration may come from a pull request; the step names what the
+ * address is, and the monitor is inconclusive, not passed.
  */
 import { isIP } from 'node:net';
 import { liveFindings, type Finding, type LiveHit } from '../checks/index.js';
 import type { DesiredMonitor, DesiredState } from '../model/desired.js';
 import { Semaphore } from '../api/semaphore.js';
 import { isNoRecords, type MailDns, type Mx } from './dns.js';
+import { privateAddressKind } from './private-address.js';
 import { probeSmtp, type SmtpProbeOptions, type SmtpProbeResult, type UseTlsMode } from './smtp.js';
 
 export const DEFAULT_SMTP_PORT = 25;
+/** Delivery hosts tried per monitor (its MX hosts in preference order); the rest are named, not tried. */
+export const MAX_HOSTS_PER_MONITOR = 5;
 /** Days before expiry from which a certificate is reported (`monitor/certificate-expiring`). */
 export const CERTIFICATE_WARNING_DAYS = 14;
 
@@ -72,6 +83,10 @@ export interface MailPathOptions {
   mailFrom: string;
   ca?: string[];
   now: number;
+  /** Connect to loopback, link-local and private addresses too (servers on this machine, a test's). */
+  allowPrivate?: boolean;
+  /** The run's deadline: aborted (with a string reason), nothing more is tried. */
+  signal?: AbortSignal;
   /** Told as each monitor finishes (progress). */
   onMonitor?: (m: MonitorPath, done: number, total: number) => void;
 }
@@ -85,8 +100,12 @@ interface Pending {
   monitor: DesiredMonitor;
   path: Omit<MonitorPath, 'outcome' | 'findings'>;
   hits: LiveHit[];
-  probes: { host: string; address: string; result: SmtpProbeResult }[];
+  probes: { host: string; address: string; result: SmtpProbeResult; cut: boolean }[];
 }
+
+/** Why nothing more is tried: the deadline's reason. */
+const stopped = (o: MailPathOptions): string | null =>
+  o.signal?.aborted ? (typeof o.signal.reason === 'string' ? o.signal.reason : "the run's deadline passed") : null;
 
 export async function testMailPaths(desired: Pick<DesiredState, 'settings'>, monitors: readonly DesiredMonitor[], o: MailPathOptions): Promise<MailPathReport> {
   const started = performance.now();
@@ -101,12 +120,16 @@ export async function testMailPaths(desired: Pick<DesiredState, 'settings'>, mon
       }
     }),
   );
-  const attempts = pending.flatMap((p) => p.probes);
+  // A dialogue the deadline cut says nothing about what this machine can reach.
+  const attempts = pending.flatMap((p) => p.probes).filter((a) => !a.cut);
   const inconclusive = attempts.length > 0 && attempts.every((a) => !a.result.connected);
   const out: MonitorPath[] = [];
   let done = 0;
   for (const p of pending) {
-    for (const probe of p.probes) judgeProbe(p, probe.host, probe.address, probe.result, inconclusive);
+    for (const probe of p.probes) {
+      if (probe.cut) record(p, { step: 'connect', status: 'unreachable', host: probe.host, text: `${probe.address}:${p.path.port}: not finished: ${stopped(o)}` });
+      else judgeProbe(p, probe.host, probe.address, probe.result, inconclusive);
+    }
     const findings = liveFindings(desired, p.hits);
     const unreachable = p.path.steps.some((s) => s.status === 'unreachable');
     const outcome: Outcome = findings.some((f) => f.severity === 'error')
@@ -138,9 +161,30 @@ async function walk(m: DesiredMonitor, o: MailPathOptions): Promise<Pending> {
     hits: [],
     probes: [],
   };
+  const before = stopped(o);
+  if (before !== null) {
+    record(p, { step: 'dns', status: 'unreachable', text: `not tested: ${before}` });
+    return p;
+  }
   const deliveries = await deliveryHosts(p, o, family);
   for (const d of deliveries) {
     if (d.address === null) continue;
+    const shown = d.address.includes(':') ? `[${d.address}]` : d.address;
+    const kind = o.allowPrivate ? null : privateAddressKind(d.address);
+    if (kind !== null) {
+      record(p, {
+        step: 'connect',
+        status: 'unreachable',
+        host: d.host,
+        text: `${shown}:${port}: ${kind}: not connected to (the configuration could point this machine at its own network; --allow-private tests it), and the service, on the internet, cannot reach it either`,
+      });
+      continue;
+    }
+    const stop = stopped(o);
+    if (stop !== null) {
+      record(p, { step: 'connect', status: 'unreachable', host: d.host, text: `${shown}:${port}: not tested: ${stop}` });
+      continue;
+    }
     const options: SmtpProbeOptions = {
       host: d.host,
       address: d.address,
@@ -152,8 +196,12 @@ async function walk(m: DesiredMonitor, o: MailPathOptions): Promise<Pending> {
       stepMs: o.stepMs,
       ca: o.ca,
       now: o.now,
+      ...(o.signal && { signal: o.signal }),
     };
-    p.probes.push({ host: d.host, address: d.address, result: await probeSmtp(options) });
+    const result = await probeSmtp(options);
+    // Ended by the deadline, not by the server: not a finding about it.
+    const cut = stopped(o) !== null && (result.connectError?.code === 'STOPPED' || result.stoppedAt?.reason === stopped(o));
+    p.probes.push({ host: d.host, address: d.address, result, cut });
   }
   return p;
 }
@@ -183,9 +231,19 @@ async function deliveryHosts(p: Pending, o: MailPathOptions, family: 4 | 6): Pro
     return [];
   }
   // `mx`: the primary (the lowest preference; any of several equal ones). `mx:failover`: all, in order.
-  const chosen: Mx[] = target === 'mx' ? mxs.filter((x) => x.priority === mxs[0]!.priority) : mxs;
+  const candidates: Mx[] = target === 'mx' ? mxs.filter((x) => x.priority === mxs[0]!.priority) : mxs;
+  const chosen = candidates.slice(0, MAX_HOSTS_PER_MONITOR);
+  if (candidates.length > chosen.length) {
+    const rest = candidates.length - chosen.length;
+    record(p, {
+      step: 'mx',
+      status: 'note',
+      text: `${rest} more MX host${rest === 1 ? '' : 's'} of ${domain} not tried: at most ${MAX_HOSTS_PER_MONITOR} a monitor (${chosen.map((x) => x.exchange.replace(/\.$/, '')).join(', ')} were)`,
+    });
+  }
   const out: Delivery[] = [];
   for (const x of chosen) {
+    if (stopped(o) !== null) break;
     const host = x.exchange.replace(/\.$/, '');
     if (isIP(host)) {
       hit(p, 'monitor/mx-not-hostname', `MX ${x.priority} of ${domain} is the IP address ${host}, not a host name; senders may skip it`);

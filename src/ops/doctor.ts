@@ -11,6 +11,7 @@
  */
 import type { MonitoringClient } from '../api/client.js';
 import type { ConnectChoices, ConnectionOptions, Env } from '../api/connect.js';
+import { isPlainHttpCode, PLAIN_HTTP_HINT } from '../api/answer.js';
 import { ApiError } from '../api/errors.js';
 import type { QuirkCount } from '../api/quirks.js';
 import { isLoopbackHost, parseBaseUrl } from '../api/url.js';
@@ -287,7 +288,10 @@ async function checkService(
   if (!reached) {
     const err = firstError as ApiError;
     const tls = err instanceof ApiError ? tlsCodeOf(err) : null;
-    if (tls) {
+    if (tls && isPlainHttpCode(tls)) {
+      add({ id: 'reachable', status: 'ok', message: `a server answers at ${new URL(url).host} (in plain HTTP)` });
+      add({ id: 'tls', status: 'problem', message: `the server answered in plain HTTP, not TLS: ${tls}`, hint: PLAIN_HTTP_HINT });
+    } else if (tls) {
       add({ id: 'reachable', status: 'ok', message: `a server answers at ${new URL(url).host} (the TLS handshake failed)` });
       add({
         id: 'tls',

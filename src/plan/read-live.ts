@@ -22,6 +22,8 @@ export interface ReadLiveOptions {
   groupsNeeded?: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined>;
   /** Filled with each monitor's type as the service sent it (MonitorListOptions.wireTypes). */
   wireTypes?: Map<string, string>;
+  /** Aborted: no further request starts and every wait (a 429's hold, a backoff) ends at once. */
+  signal?: AbortSignal;
 }
 
 export interface ReadLiveResult {
@@ -49,12 +51,13 @@ export async function readLive(api: MonitoringApi, opts: ReadLiveOptions = {}): 
 async function readOnce(api: MonitoringApi, opts: ReadLiveOptions): Promise<Omit<ReadLiveResult, 'ms' | 'healed'>> {
   // An entry a list repeats is one entry: identical copies merged here, differing ones left for the
   // consistency check to refuse (never planned as duplicates of themselves).
+  const call = opts.signal ? { signal: opts.signal } : undefined;
   const [monitors, alerts, groupList, destinations] = (
     await Promise.all([
-      opts.wireTypes ? api.listMonitors({ wireTypes: opts.wireTypes }) : api.listMonitors(),
-      api.listAlerts(),
-      api.listGroups(),
-      api.listDestinations(),
+      opts.wireTypes ? api.listMonitors({ ...call, wireTypes: opts.wireTypes }) : api.listMonitors(call),
+      api.listAlerts(call),
+      api.listGroups(call),
+      api.listDestinations(call),
     ])
   ).map((xs) => mergeRepeats(xs as { id: string }[])) as [Monitor[], Alert[], GroupSummary[], Destination[]];
 
@@ -68,7 +71,7 @@ async function readOnce(api: MonitoringApi, opts: ReadLiveOptions): Promise<Omit
     const needed = await opts.groupsNeeded;
     const toRead = groupList.filter((g) => needed === undefined || needed.has(g.name));
     groupReads = toRead.length;
-    const read = new Map((await Promise.all(toRead.map((g) => api.getGroup(g.id)))).map((g) => [g.id, g]));
+    const read = new Map((await Promise.all(toRead.map((g) => api.getGroup(g.id, call)))).map((g) => [g.id, g]));
     const labels = new Map(monitors.map((m) => [m.id, m.label]));
     groups = groupList.map((g) => {
       const full = read.get(g.id);

@@ -16,10 +16,13 @@ export interface AccountRead {
   report(onProgress?: OnProgress): LiveState;
 }
 
-/** The account; with a configuration, single-group reads are limited to the groups it declares. */
-export async function readAccount(api: MonitoringApi, desired: DesiredState | null, onProgress?: OnProgress): Promise<LiveState> {
+/**
+ * The account; with a configuration, single-group reads are limited to the groups it declares.
+ * `signal` (apply's, for its final check): aborted, the read stops at once, waits included.
+ */
+export async function readAccount(api: MonitoringApi, desired: DesiredState | null, onProgress?: OnProgress, signal?: AbortSignal): Promise<LiveState> {
   const needed = desired ? groupsNeeded(desired) : undefined;
-  return (await awaitRead(api, startAccountRead(api, needed), onProgress)).report(onProgress);
+  return (await awaitRead(api, startAccountRead(api, needed, signal), onProgress)).report(onProgress);
 }
 
 /**
@@ -45,11 +48,12 @@ export function groupsNeeded(desired: DesiredState): Set<string> {
 export async function startAccountRead(
   api: MonitoringApi,
   needed: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined> | undefined,
+  signal?: AbortSignal,
 ): Promise<AccountRead> {
   const { readLive } = await import('../plan/read-live.js');
   const before = api.stats.requests;
   const started = performance.now();
-  const { live, healed } = await readLive(api, needed ? { groupsNeeded: needed } : {});
+  const { live, healed } = await readLive(api, { ...(needed && { groupsNeeded: needed }), ...(signal && { signal }) });
   const ms = performance.now() - started;
   const requests = api.stats.requests - before;
   const warning = healed.length > 0 ? (await import('../plan/consistency.js')).healedWarning(healed) : null;

@@ -128,7 +128,8 @@ export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Pr
   try {
     // The desired state this run applied (a saved plan's own, not the files on disk, which may have
     // moved on since): the check is whether the account now matches what was applied.
-    const liveAfter = await ctx.readAccount(api, desired);
+    // Apply's signal: SIGTERM while this read waits on a 429 ends the wait at once (it took 51 s).
+    const liveAfter = await ctx.readAccount(api, desired, undefined, opts.signal);
     const next = await computePlan(desired, liveAfter, { target: api.baseUrl, prune: plan.options.prune, targets: plan.options.targets, ...(plan.account !== undefined ? { account: plan.account } : {}), nowMs: ctx.serviceNow(api) });
     hooks.checked(next);
     const onDisk = saved && plan.files.length > 0 ? await filesOnDisk(ctx, plan.files, desired) : 'same';

@@ -88,7 +88,7 @@ export interface CommandContext {
    * The live account, reported to `onProgress` (a healed contradiction included). Single-group reads
    * are limited to the groups `scope` declares (a desired state) or names (a set); null reads all.
    */
-  readAccount(api: MonitoringApi, scope: DesiredState | ReadonlySet<string> | null, onProgress?: OnProgress): Promise<LiveState>;
+  readAccount(api: MonitoringApi, scope: DesiredState | ReadonlySet<string> | null, onProgress?: OnProgress, signal?: AbortSignal): Promise<LiveState>;
   /** The read started now (its answers awaited later with `awaitRead`); `needed` may settle later. */
   startAccountRead(api: MonitoringApi, needed: PromiseLike<ReadonlySet<string> | undefined> | ReadonlySet<string> | undefined): Promise<AccountRead>;
   /** The service's time now, in milliseconds. */
@@ -194,8 +194,10 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
       });
       return { desired: s, warnings: read.warnings };
     },
-    readAccount: async (api, scope, onProgress) =>
-      scope instanceof Set ? (await awaitRead(api, startAccountRead(api, scope), onProgress)).report(onProgress) : readAccount(api, scope as DesiredState | null, onProgress),
+    readAccount: async (api, scope, onProgress, signal) =>
+      scope instanceof Set
+        ? (await awaitRead(api, startAccountRead(api, scope, signal), onProgress)).report(onProgress)
+        : readAccount(api, scope as DesiredState | null, onProgress, signal),
     startAccountRead: (api, needed) => startAccountRead(api, needed),
     // The offset is the service's Date header against the transport's clock, Date.now, which is the
     // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.

@@ -272,6 +272,14 @@ describe('errors', () => {
     expect([err.kind, err.status]).toEqual(['http', 404]);
   });
 
+  it('says an https:// URL reached a server answering plain HTTP, and suggests http://, instead of blaming a certificate', async () => {
+    const err = await failure(client({ baseUrl: base.replace(/^http:/, 'https:') }).listGroups());
+    expect(err.message).toMatch(
+      /^TLS handshake with 127\.0\.0\.1:\d+ failed: the server answered in plain HTTP, not TLS \(ERR_SSL_WRONG_VERSION_NUMBER\); if it serves plain HTTP, write the URL with http:\/\//,
+    );
+    expect(err.message).not.toMatch(/certificate/);
+  });
+
   it('refuses plain http to a non-loopback host before any request', () => {
     const events: RequestEvent[] = [];
     expect(() => new MonitoringClient({ baseUrl: 'http://api.example.com', username: 'u', password: PASSWORD, onRequest: (e) => events.push(e) })).toThrow(
@@ -572,6 +580,27 @@ describe('a create whose answer was lost asks the caller before anything is sent
     const err = await failure(client({ timeoutMs: 100 }).createMonitor(smtpBody, { lookup: async () => undefined }));
     expect(err.message).toMatch(/may still create it, so monsync did not send it again/);
     expect(seen).toHaveLength(1);
+  });
+
+  it('looks a create answered 429 up before sending it again, and takes what it finds', async () => {
+    handler = (_r, res) => json(res, 429, { error: 'slow down' }, { 'retry-after': '1' });
+    let lookups = 0;
+    const m = await client().createMonitor(smtpBody, { lookup: async () => (lookups++, { ...made, id: 'found-429' } as never) });
+    expect(m).toMatchObject({ id: 'found-429' });
+    expect(lookups).toBe(1);
+    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1);
+  });
+
+  it('sends a create answered 429 again only when the lookup finds nothing', async () => {
+    handler = (_r, res, n) =>
+      n === 1 ? json(res, 429, { error: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { path: '', error: null, monitor: made });
+    let lookups = 0;
+    const c = client();
+    const m = await c.createMonitor(smtpBody, { lookup: async () => void lookups++ });
+    expect(m.id).toBe('m7');
+    expect(lookups).toBe(1);
+    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(2);
+    expect(c.stats).toEqual({ requests: 2, retries: 1 });
   });
 
   it('fails, saying so, when the lookup itself fails', async () => {

@@ -120,7 +120,7 @@ describe('classifyTransportError', () => {
     expect(detail('ERR_TLS_CERT_ALTNAME_INVALID')).toBe('TLS handshake failed: the certificate is for another host name (ERR_TLS_CERT_ALTNAME_INVALID)');
     expect(detail('CERT_HAS_EXPIRED')).toBe("TLS handshake failed: the certificate is not valid at this time (CERT_HAS_EXPIRED); check this machine's clock");
     expect(detail('SELF_SIGNED_CERT_IN_CHAIN')).toMatch(/not signed by a CA this machine trusts \(SELF_SIGNED_CERT_IN_CHAIN\); .*NODE_EXTRA_CA_CERTS/);
-    expect(detail('ERR_SSL_WRONG_VERSION_NUMBER')).toBe('TLS handshake failed: the certificate is not trusted or does not match (ERR_SSL_WRONG_VERSION_NUMBER)');
+    expect(detail('ERR_SSL_WRONG_VERSION_NUMBER')).toMatch(/^TLS handshake failed: the server answered in plain HTTP, not TLS \(ERR_SSL_WRONG_VERSION_NUMBER\); if it serves plain HTTP, write the URL with http:\/\//);
   });
 
   it('finds a TLS code in the cause of a wrapped error', () => {

@@ -33,6 +33,7 @@ let windowStart = 0;
 let admitted = 0;
 let refused = 0;
 let nextId = 1;
+const made: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -40,7 +41,7 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const sent = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { label?: string };
+      const sent = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { label?: string; meta?: Record<string, string> };
       const now = performance.now();
       if (now - windowStart >= WINDOW_MS) {
         windowStart = now - ((now - windowStart) % WINDOW_MS);
@@ -54,10 +55,18 @@ beforeAll(async () => {
         return;
       }
       admitted++;
+      if (req.method === 'GET') {
+        // A create answered 429 is looked up before it is sent again: the list of what was made.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ path: '/v1/Config/Monitor/', error: null, monitor_list: made }));
+        return;
+      }
       const id = String(nextId++);
+      const monitor = { id, type: 'smtp', label: sent.label, meta: sent.meta ?? {} };
+      made.push(monitor);
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ path: '/v1/Config/Monitor/', error: null, monitor: { id, type: 'smtp', label: sent.label } }));
+        res.end(JSON.stringify({ path: '/v1/Config/Monitor/', error: null, monitor }));
       }, latency(nextId));
     });
   });

@@ -11,6 +11,7 @@ describe('monsync test, usage errors', () => {
     [{ format: 'html' }, '--format must be text, json or markdown, got "html"'],
     [{ concurrency: '0' }, '--concurrency must be a whole number of at least 1, got "0"'],
     [{ stepTimeout: 'soon' }, '--step-timeout must be a number of seconds above 0, got "soon"'],
+    [{ deadline: '0' }, '--deadline must be a number of seconds above 0, got "0"'],
     [{ smtpPort: '70000' }, '--smtp-port must be at most 65535, got 70000'],
     [{ mailFrom: '<probe@example.com>' }, '--mail-from must be a bare address (no <>, no spaces), got "<probe@example.com>"'],
   ] as const)('%o: %s', async (over, message) => {

@@ -84,3 +84,81 @@ describe('variables whose names look like secrets are refused unless the setting
     expect(d.map((x) => x.message)).toEqual([expect.stringMatching(/^\$\{CI_JOB_TOKEN\} looks like a secret/)]);
   });
 });
+
+// Issue 36, item 2: an account's credentials were not guarded like MONSYNC_PASSWORD, and common
+// secret carriers (a URL with a password, *_PAT, *_DSN, *_AUTH, *PASS, a webhook) passed the name list.
+describe("every credential monsync reads is guarded, an account's as much as its own", () => {
+  const declaring =
+    'version: 1\nsettings:\n  accounts:\n    prod:\n      paths: [prod]\n    kf:\n      paths: [kf]\n      env_prefix: KF_PROD_\n';
+  const labelled = (value: string) =>
+    `version: 1\nmonitors:\n  - label: "m-${value}"\n    ip_address: mx.example.com\n    test_account: probe@example.com\n    timer: 5\n    time_zone: UTC\n`;
+  const accountEnv = {
+    MONSYNC_PROD_PASSWORD: 'pw-prod-4417',
+    MONSYNC_STAGING_CLIENT_SECRET: 'cs-staging-8812',
+    KF_PROD_PASSWORD: 'pw-kf-5530',
+    KF_PROD_CLIENT_SECRET: 'cs-kf-2291',
+  };
+
+  it.each([
+    ['MONSYNC_PROD_PASSWORD', 'pw-prod-4417'],
+    ['MONSYNC_STAGING_CLIENT_SECRET', 'cs-staging-8812'],
+    ['KF_PROD_PASSWORD', 'pw-kf-5530'],
+    ['KF_PROD_CLIENT_SECRET', 'cs-kf-2291'],
+  ])("a copy of %s in another variable is refused in an account's file, its value nowhere", async (_name, value) => {
+    const files = { 'monsync.yaml': declaring, 'prod/m.yaml': labelled('${PW_COPY}') };
+    const result = await loadFiles(files, { paths: ['monsync.yaml', 'prod/m.yaml'], env: { ...accountEnv, PW_COPY: value } });
+    const d = diagnosticsOf(result).map(brief);
+    expect(d).toEqual([
+      {
+        file: 'prod/m.yaml',
+        line: 3,
+        column: 15,
+        message: 'environment variable PW_COPY holds the same value as a monsync credential; it is not put into the configuration, where plans and PR comments would show it',
+      },
+    ]);
+    expect(JSON.stringify(d)).not.toContain(value);
+  });
+
+  it.each(['MONSYNC_PROD_PASSWORD', 'KF_PROD_CLIENT_SECRET'])('${%s} is refused as a credential, even when allowed by name', async (name) => {
+    const files = {
+      'monsync.yaml': `${declaring}  allowed_secret_variables: [${name}]\n`,
+      'prod/m.yaml': labelled(`\${${name}}`),
+    };
+    const d = diagnosticsOf(await loadFiles(files, { paths: ['monsync.yaml', 'prod/m.yaml'], env: accountEnv })).map(brief);
+    expect(d.map((x) => x.message)).toEqual([expect.stringMatching(new RegExp(`^\\$\\{${name}\\} is a credential`))]);
+  });
+
+  const carriers: Record<string, string> = {
+    DATABASE_URL: 'postgres://app:db-pw-77@db.internal:5432/app',
+    HTTPS_PROXY: 'http://proxyuser:proxy-pw-31@proxy.internal:3128',
+    UPSTREAM: 'https://deploy:up-pw-12@git.example.com/x.git',
+    SENTRY_DSN: 'https://abc123@o1.ingest.sentry.io/42',
+    SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/xyz',
+    GH_PAT: 'ghp_abcdef0123',
+    NPM_AUTH: 'dXNlcjpwYXNz',
+    PGPASS: 'pg-pass-90',
+  };
+  it.each([
+    ['DATABASE_URL', 'its value is a URL with a password'],
+    ['HTTPS_PROXY', 'its value is a URL with a password'],
+    ['UPSTREAM', 'its value is a URL with a password'],
+    ['SENTRY_DSN', 'its name ends in _DSN'],
+    ['SLACK_WEBHOOK_URL', 'its name contains WEBHOOK'],
+    ['GH_PAT', 'its name ends in _PAT'],
+    ['NPM_AUTH', 'its name ends in _AUTH'],
+    ['PGPASS', 'its name ends in PASS'],
+  ])('${%s} is refused (%s) unless settings.allowed_secret_variables lists it', async (name, why) => {
+    const files = { 'monsync.yaml': labelled(`\${${name}}`) };
+    const d = diagnosticsOf(await loadFiles(files, { env: carriers })).map(brief);
+    expect(d.map((x) => x.message)).toEqual([`\${${name}} looks like a secret (${why}): monsync does not copy it into the configuration, where plans, PR comments and the service would show it; if it is not a secret, list ${name} in settings.allowed_secret_variables`]);
+    expect(JSON.stringify(d)).not.toContain(carriers[name]);
+    const allowed = stateOf(await loadFiles({ 'monsync.yaml': `${labelled(`\${${name}}`)}settings:\n  allowed_secret_variables: [${name}]\n` }, { env: carriers }));
+    expect(allowed.monitors[0]!.label).toBe(`m-${carriers[name]}`);
+  });
+
+  it('a URL without a password, and a name merely containing PASS or AUTH, interpolate as before', async () => {
+    const env = { MIRROR: 'https://user@mirror.example.com/x', PASSAGE: 'p1', AUTHOR: 'a1' };
+    const s = stateOf(await loadFiles({ 'monsync.yaml': labelled('${MIRROR} ${PASSAGE} ${AUTHOR}') }, { env }));
+    expect(s.monitors[0]!.label).toBe('m-https://user@mirror.example.com/x p1 a1');
+  });
+});

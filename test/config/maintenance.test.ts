@@ -116,6 +116,33 @@ describe('maintenance windows in the configuration', () => {
     ]);
   });
 
+  it('warns, at end, of a one-off window a century long (a typo in the year), and at duration of a recurring one longer than 31 days', async () => {
+    const text = `  - name: upgrade
+    monitors: [mx-eu-1]
+    start: "2027-03-01T22:00"
+    end: "2127-03-02T02:00"
+    time_zone: Europe/London
+  - name: quarterly
+    groups: [production]
+    cron: "0 2 1 */3 *"
+    duration: 40d
+    time_zone: UTC
+  - name: month-of-works
+    groups: [production]
+    start: "2027-06-01T00:00"
+    end: "2027-07-02T00:00"
+    time_zone: UTC
+`;
+    for (const fullPath of [false, true]) {
+      const r = await load(text, fullPath);
+      expect('state' in r, 'a warning does not stop the load').toBe(true);
+      expect(problems(r)).toEqual([
+        '19:10 warning maintenance window "upgrade" lasts 36,524 days (2027-03-01T22:00 to 2127-03-02T02:00): longer than 31 days, so maintain would keep its alerts paused for all of it; check the year of end, or split planned works into windows of at most 31 days',
+        '24:15 warning each occurrence of maintenance window "quarterly" lasts 40 days (duration: 40d): longer than 31 days, so maintain would keep its alerts paused for all of it; check duration, or split planned works into windows of at most 31 days',
+      ]);
+    }
+  });
+
   it('lets windows of the same monitors follow each other, and windows of different monitors overlap', async () => {
     const r = await load(`  - name: first
     monitors: [mx-eu-1]

@@ -125,6 +125,18 @@ describe('validate', () => {
   });
 });
 
+// Issue 36, item 2: with MONSYNC_PRODUCTION_PASSWORD=x and PW_COPY=x, "m-${PW_COPY}" reached the PR comment.
+describe("an account's credentials", () => {
+  it('a copy of the password in another variable is refused in its files: no plan and no comment shows it (exit 1)', async () => {
+    await ws.write('production/extra.yaml', 'version: 1\nmonitors:\n  - label: "mx-${PW_COPY}"\n    ip_address: prod.example.com\n');
+    // runCli fails the test on its own should the password appear in the output.
+    const r = await cli(['plan', '--account', 'production', '--format', 'markdown'], { PW_COPY: PASSWORD });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toContain('production/extra.yaml:3:16: environment variable PW_COPY holds the same value as a monsync credential');
+    expect(r.stdout).toBe('');
+  });
+});
+
 describe('the operator commands', () => {
   it('status is refused without a choice, and status --account production reads production alone', async () => {
     expect((await cli(['status'])).code).toBe(2);

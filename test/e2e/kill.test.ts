@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectCleanOutput, runCli, startCli, transcripts } from '../helpers/cli.js';
 import type { TestEmulator } from '../helpers/emulator.js';
+import { startLyingProxy } from '../helpers/lying-proxy.js';
 import { Workspace, configYaml, expectNoDuplicates, isSmtp, managed, memberLabels, settleRequests, state, e2eSuite } from './support.js';
 
 let emu: TestEmulator;
@@ -160,6 +161,39 @@ describe('apply cancelled the way CI systems cancel a job (SIGTERM)', () => {
     const summary = interruptedSummary(r.stdout);
     expect(summary.notStarted).toBeGreaterThanOrEqual(1);
     expect(r.stdout.match(/^ {2}\. monitor "few-\d" not started$/gm) ?? []).toHaveLength(summary.notStarted);
+  }, 60_000);
+});
+
+// Issue 36, item 9: SIGTERM while the final check waited on a 429 took 51 s to exit.
+describe('apply cancelled while its final check waits on a 429', () => {
+  it("ends at once, not after the Retry-After: the changes are made, the check says it could not run, exit 143", async () => {
+    await ws.write('sigterm-check/monsync.yaml', configYaml({ monitors: [{ label: 'chk-1' }, { label: 'chk-2' }] }));
+    // The plan's monitor list read passes; the check's (the second) is answered 429 Retry-After: 30.
+    const proxy = await startLyingProxy(emu.url, [
+      { path: '/v1/Config/Monitor/', every: 2, times: 1, answer: { status: 429, headers: { 'retry-after': '30' }, body: { error: 'slow down' } } },
+    ]);
+    try {
+      // Well under the 30 s the check would otherwise wait: only ending at once passes.
+      const run = startCli(['apply', '--auto-approve'], { url: proxy.url, cwd: ws.path('sigterm-check'), timeoutMs: 20_000 });
+      await new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (proxy.lied.size === 0 || !run.output().stdout.includes('Checking ... ')) return;
+          clearInterval(poll);
+          run.child.kill('SIGTERM');
+          resolve();
+        };
+        const poll = setInterval(check, 20);
+        run.child.on('close', () => (clearInterval(poll), reject(new Error(`apply ended before its check was held:\n${run.output().stdout}`))));
+      });
+      const r = await run.done;
+      expect(r.code, r.stdout + r.stderr).toBe(143);
+      expect(r.stdout).toContain('Checking ... not possible.');
+      expect(r.stderr).toContain('interrupted');
+      expectCleanOutput(r);
+      expect(managed(await state(emu), 'e2e').map((m) => m.label).sort()).toEqual(['chk-1', 'chk-2']);
+    } finally {
+      await proxy.close();
+    }
   }, 60_000);
 });
 

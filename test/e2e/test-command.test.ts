@@ -3,6 +3,7 @@
  * (test/helpers/mail-servers.ts), and for --changed the emulator. Exit codes (0 pass, 1 a failure,
  * 3 inconclusive), text, JSON and Markdown, and never DATA.
  */
+import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import type { TestEmulator } from '../helpers/emulator.js';
@@ -58,7 +59,9 @@ function config(monitors: { label: string; ip_address: string; port: number; tes
 }
 
 const env = () => ({ MONSYNC_DNS_SERVERS: dns.server, NODE_EXTRA_CA_CERTS: caFile });
-const cli = (args: string[], extra: Record<string, string | undefined> = {}) => runCli(args, { url: emu.url, env: { ...env(), ...extra } });
+// The servers here are on 127.0.0.1, which `test` connects to only when told it may.
+const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+  runCli(args[0] === 'test' ? [...args, '--allow-private'] : args, { url: emu.url, env: { ...env(), ...extra } });
 
 describe('monsync test', () => {
   it('passes monitors whose whole path works, exit 0, and prints the return leg and the sending addresses', async () => {
@@ -127,5 +130,41 @@ describe('monsync test', () => {
     const r = await cli(['test', file], { MONSYNC_DNS_SERVERS: 'dns.example.com' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('MONSYNC_DNS_SERVERS: "dns.example.com" is not an IP address');
+  });
+
+  // Issue 36, item 8: a pull request could point the runner anywhere, and a run had no overall bound.
+  it('without --allow-private, names a server on this machine or the metadata address and connects to neither: exit 3', async () => {
+    const file = await ws.write(
+      'private/monsync.yaml',
+      config([
+        { label: 'mx-here', ip_address: MAIL_HOST, port: good.port, test_account: 'probe@test.example' },
+        { label: 'mx-meta', ip_address: '169.254.169.254', port: 25, test_account: 'probe@test.example' },
+      ]),
+    );
+    const before = good.commands.length;
+    const r = await runCli(['test', file], { url: emu.url, env: env() });
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(good.commands.length).toBe(before);
+    expect(r.stdout).toMatch(/^\? inconclusive +mx-here/m);
+    expect(r.stdout).toContain(`127.0.0.1:${good.port}: a loopback address (this machine): not connected to`);
+    expect(r.stdout).toContain('169.254.169.254:25: a link-local address (the cloud metadata service): not connected to');
+  });
+
+  it('--deadline ends the run, whatever the servers do: what was not tested is inconclusive (exit 3)', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => void sockets.push(s.on('error', () => {})));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const file = await ws.write('deadline/monsync.yaml', config([{ label: 'mx-silent', ip_address: MAIL_HOST, port, test_account: 'probe@test.example' }]));
+      // Each step may wait 600 s; the run may take 1 s.
+      const r = await cli(['test', file, '--step-timeout', '600', '--deadline', '1']);
+      expect(r.code, r.stdout + r.stderr).toBe(3);
+      expect(r.stdout).toMatch(/^\? inconclusive +mx-silent/m);
+      expect(r.stdout).toContain(`127.0.0.1:${port}: not finished: the run's deadline of 1 s passed (--deadline)`);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });

@@ -5,7 +5,9 @@
  * way a gateway or cache serving a stale or partial page would. A write's body can be changed on
  * its way in (`rewriteRequest`), as a service that quietly stores something else than it was sent
  * (a dropped field, a time zone alias resolved, a label cut short): the emulator's request log then
- * records what the service was given, not what the client sent. Everything else goes through untouched.
+ * records what the service was given, not what the client sent. A forwarded request's answer can be
+ * replaced by another status (`answer`), on every n-th request only (`every`): the service did the
+ * write, the client hears it did not. Everything else goes through untouched.
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +23,13 @@ export interface Lie {
   rewriteRequest?: (body: Record<string, unknown>) => unknown;
   /** Lie only for the first `times` requests of this path; then answer truthfully. Default: always. */
   times?: number;
+  /** Lie about every `every`-th request of this lie only (2: the 2nd, 4th, ...). Default 1: each. */
+  every?: number;
+  /**
+   * The request still reaches the service, which acts on it; its answer is dropped and this one
+   * sent instead (a gateway answering 429 or 503 for a write it forwarded).
+   */
+  answer?: { status: number; headers?: Record<string, string>; body: unknown };
 }
 
 export interface LyingProxy {
@@ -34,14 +43,18 @@ export interface LyingProxy {
 export async function startLyingProxy(target: string, lies: readonly Lie[]): Promise<LyingProxy> {
   const upstream = new URL(target);
   const lied = new Map<string, number>();
+  const seen = new Map<Lie, number>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const matches = (l: Lie) => (l.method ?? 'GET') === req.method && (typeof l.path === 'string' ? l.path === path : l.path.test(path));
     const lie = lies.find(matches);
+    if (lie !== undefined) seen.set(lie, (seen.get(lie) ?? 0) + 1);
+    const turn = lie === undefined || (seen.get(lie)! % (lie.every ?? 1)) === 0;
     // GET lies are counted by path (as before writes could lie); others by method and pattern.
     const key = lie === undefined || (typeof lie.path === 'string' && (lie.method ?? 'GET') === 'GET') ? path : `${lie.method} ${String(lie.path)}`;
-    const counted = lie !== undefined && (lie.times === undefined || (lied.get(key) ?? 0) < lie.times);
+    const counted = lie !== undefined && turn && (lie.times === undefined || (lied.get(key) ?? 0) < lie.times);
     if (counted) lied.set(key, (lied.get(key) ?? 0) + 1);
+    const replaced = counted ? lie.answer : undefined;
     const active = counted && lie.rewrite !== undefined;
     const rewriteRequest = counted ? lie.rewriteRequest : undefined;
     const headers: IncomingHttpHeaders = { ...req.headers, host: upstream.host };
@@ -50,6 +63,16 @@ export async function startLyingProxy(target: string, lies: readonly Lie[]): Pro
       const up = request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
         (answer) => {
+          if (replaced !== undefined) {
+            // The service's answer is read to its end (the write is done), then replaced.
+            answer.resume();
+            answer.on('end', () => {
+              const out = Buffer.from(JSON.stringify(replaced.body), 'utf8');
+              res.writeHead(replaced.status, { ...replaced.headers, 'content-type': 'application/json', 'content-length': String(out.length) });
+              res.end(out);
+            });
+            return;
+          }
           if (!active) {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);

@@ -3,10 +3,11 @@
  * certificates made for the test, recipients accepted, refused, greylisted) and a DNS server
  * answering A, AAAA, MX and CNAME. Every test also proves that DATA was never sent.
  */
+import { createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredMonitor, MonitorSpec, Settings } from '../../src/model/desired.js';
 import { createMailDns } from '../../src/mailpath/dns.js';
-import { testMailPaths, type MailPathReport } from '../../src/mailpath/test-paths.js';
+import { MAX_HOSTS_PER_MONITOR, testMailPaths, type MailPathReport } from '../../src/mailpath/test-paths.js';
 import { closedPort, MAIL_HOST, makeCertificates, startDns, startSmtp, type TestCertificates, type TestDns, type TestSmtp } from '../helpers/mail-servers.js';
 
 let certs: TestCertificates;
@@ -26,6 +27,10 @@ beforeAll(async () => {
     'alias.test.example': { CNAME: MAIL_HOST },
     'nomx.test.example': { A: ['127.0.0.1'] },
     'noaddress.test.example': { MX: [{ exchange: 'gone.test.example', priority: 10 }] },
+    // 12 equal MX hosts (the issue had 200), each resolving to this machine.
+    'many.test.example': { MX: Array.from({ length: 12 }, (_, i) => ({ exchange: `mx${i}.many.test.example`, priority: 10 })) },
+    ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`mx${i}.many.test.example`, { A: ['127.0.0.1'] }])),
+    'metadata.test.example': { A: ['169.254.169.254'] },
   });
 }, 60_000);
 afterAll(async () => {
@@ -59,16 +64,43 @@ function monitor(label: string, spec: Partial<MonitorSpec>, extra: Partial<Desir
   };
 }
 
-function run(monitors: DesiredMonitor[], o: { settings?: Settings; ca?: boolean; stepMs?: number } = {}): Promise<MailPathReport> {
+function run(
+  monitors: DesiredMonitor[],
+  o: { settings?: Settings; ca?: boolean; stepMs?: number; allowPrivate?: boolean; signal?: AbortSignal; concurrency?: number } = {},
+): Promise<MailPathReport> {
   return testMailPaths({ settings: o.settings ?? settings }, monitors, {
     dns: createMailDns({ MONSYNC_DNS_SERVERS: dns.server }, 2000),
     stepMs: o.stepMs ?? 2000,
-    concurrency: 4,
+    concurrency: o.concurrency ?? 4,
     heloName: 'probe.test.example',
     mailFrom: '',
     ca: o.ca === false ? undefined : [certs.ca],
     now: Date.now(),
+    // The servers here are on 127.0.0.1: allowed, as --allow-private does, unless a test says otherwise.
+    allowPrivate: o.allowPrivate ?? true,
+    ...(o.signal && { signal: o.signal }),
   });
+}
+
+/** A server on 127.0.0.1 that accepts connections and never greets; counts them. */
+async function silentServer(onConnection: () => void = () => {}): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let n = 0;
+  const sockets = new Set<import('node:net').Socket>();
+  const server: Server = createServer((s) => {
+    n++;
+    sockets.add(s);
+    s.on('error', () => {});
+    onConnection();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    connections: () => n,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 const checksOf = (r: MailPathReport, i = 0) => r.monitors[i]!.findings.map((f) => `${f.severity} ${f.check}`);
@@ -219,5 +251,77 @@ describe('plan stays read-only towards everything but the API', () => {
     expect(findings.map((f) => f.check)).toContain('alert/missing');
     expect(findings.filter((f) => live.has(f.check))).toEqual([]);
     expect(dns.questions.filter((q) => q.includes('nowhere.invalid'))).toEqual([]);
+  });
+});
+
+// Issue 36, item 8: `monsync test` had no overall bound, and connected wherever a configuration pointed.
+describe('the bounds of a run', () => {
+  it(`tries at most ${MAX_HOSTS_PER_MONITOR} of a monitor's MX hosts, and names the ones it did not try`, async () => {
+    const silent = await silentServer();
+    try {
+      const r = await run([monitor('many', { ip_address: 'mx', test_account: 'probe@many.test.example', port: silent.port })], { stepMs: 300 });
+      expect(silent.connections()).toBe(MAX_HOSTS_PER_MONITOR);
+      const m = r.monitors[0]!;
+      expect(m.steps.filter((x) => x.step === 'connect')).toHaveLength(MAX_HOSTS_PER_MONITOR);
+      expect(m.steps.find((x) => x.step === 'mx' && x.status === 'note')?.text).toBe(
+        `7 more MX hosts of many.test.example not tried: at most ${MAX_HOSTS_PER_MONITOR} a monitor (mx0.many.test.example, mx1.many.test.example, mx10.many.test.example, mx11.many.test.example, mx2.many.test.example were)`,
+      );
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('ends at its deadline: the dialogue in flight is closed, nothing more is tried, and what was not tested is inconclusive, not failed', async () => {
+    const controller = new AbortController();
+    // The deadline passes while the first server keeps the dialogue waiting for its greeting.
+    const silent = await silentServer(() => setImmediate(() => controller.abort("the run's deadline of 1 s passed (--deadline)")));
+    try {
+      const r = await run(
+        [monitor('first', { port: silent.port }), monitor('second', { port: silent.port }), monitor('third', { ip_address: 'mx', test_account: 'probe@many.test.example', port: silent.port })],
+        // A step limit far past the test's own: only the deadline can end this run in time.
+        { stepMs: 120_000, concurrency: 1, signal: controller.signal },
+      );
+      expect(silent.connections()).toBe(1);
+      expect(r.monitors.map((m) => [m.label, m.outcome, m.findings.length])).toEqual([
+        ['first', 'inconclusive', 0],
+        ['second', 'inconclusive', 0],
+        ['third', 'inconclusive', 0],
+      ]);
+      expect(r.monitors[0]!.steps.at(-1)).toMatchObject({ step: 'connect', status: 'unreachable', text: `127.0.0.1:${silent.port}: not finished: the run's deadline of 1 s passed (--deadline)` });
+      expect(r.monitors[1]!.steps).toEqual([{ step: 'dns', status: 'unreachable', text: "not tested: the run's deadline of 1 s passed (--deadline)" }]);
+      // A run the deadline cut is not "this machine cannot reach port 25".
+      expect(r.inconclusive).toBe(false);
+    } finally {
+      await silent.close();
+    }
+  }, 20_000);
+
+  it('names a loopback, link-local or private server and does not connect to it unless allowed', async () => {
+    const s = await smtp();
+    const r = await run(
+      [
+        monitor('loopback', { port: s.port }),
+        monitor('metadata', { ip_address: 'metadata.test.example', port: s.port }),
+        monitor('private', { ip_address: '10.1.2.3', port: s.port }),
+        monitor('mapped', { ip_address: '::ffff:192.168.1.5', port: s.port }),
+      ],
+      { allowPrivate: false },
+    );
+    expect(s.commands).toEqual([]);
+    expect(r.monitors.map((m) => [m.label, m.outcome, m.findings.length])).toEqual([
+      ['loopback', 'inconclusive', 0],
+      ['metadata', 'inconclusive', 0],
+      ['private', 'inconclusive', 0],
+      ['mapped', 'inconclusive', 0],
+    ]);
+    const said = r.monitors.map((m) => m.steps.find((x) => x.step === 'connect')!.text);
+    expect(said[0]).toBe(
+      `127.0.0.1:${s.port}: a loopback address (this machine): not connected to (the configuration could point this machine at its own network; --allow-private tests it), and the service, on the internet, cannot reach it either`,
+    );
+    expect(said[1]).toMatch(/^169\.254\.169\.254:\d+: a link-local address \(the cloud metadata service\): not connected to/);
+    expect(said[2]).toMatch(/^10\.1\.2\.3:\d+: a private address: not connected to/);
+    expect(said[3]).toMatch(/^\[::ffff:192\.168\.1\.5\]:\d+: a private address: not connected to/);
+    const allowed = await run([monitor('loopback', { port: s.port })], { allowPrivate: true });
+    expect(allowed.monitors[0]!.outcome).toBe('pass');
   });
 });

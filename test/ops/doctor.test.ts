@@ -175,6 +175,15 @@ describe('monsync doctor', () => {
     }
   });
 
+  it('says the server answered plain HTTP, not that a certificate was refused, for an https:// URL to a plain-HTTP server', async () => {
+    const url = emu.url.replace(/^http:/, 'https:');
+    const { code, lines } = await doctor(env({}, url));
+    expect(code).toBe(1);
+    expect(line(lines, 'TLS')).toBe('problem TLS the server answered in plain HTTP, not TLS: ERR_SSL_WRONG_VERSION_NUMBER');
+    expect(lines.join('\n')).toMatch(/-> if it serves plain HTTP, write the URL with http:\/\//);
+    expect(lines.join('\n')).not.toMatch(/certificate/);
+  });
+
   it('warns that the service clock is 10 minutes ahead, and still exits 0: monsync reads times on the service clock', async () => {
     await emu.control.advance(600);
     const { code, lines } = await doctor(env());

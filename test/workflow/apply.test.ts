@@ -5,8 +5,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MonitoringClient } from '../../src/api/client.js';
+import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { applyFlow, type ApplyHooks, type ApplyQuestion } from '../../src/workflow/apply.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startLyingProxy } from '../helpers/lying-proxy.js';
 import { v1Env } from '../ops/helpers.js';
 import { commandContext } from '../../src/workflow/context.js';
 import { captureIo } from '../helpers/io.js';
@@ -105,4 +108,40 @@ describe('applyFlow', () => {
     expect(outcome.check).toBe('none');
     expect(await writes()).toEqual([]);
   });
+
+  // Issue 36, item 9: SIGTERM while the final check waited on a 429 took 51 s to end the run.
+  it("ends its final check at once when its signal is aborted while the read waits on a 429's Retry-After", async () => {
+    // The second monitor list read (the final check's) is answered 429 Retry-After: 30.
+    const proxy = await startLyingProxy(emu.url, [
+      { path: '/v1/Config/Monitor/', every: 2, times: 1, answer: { status: 429, headers: { 'retry-after': '30' }, body: { error: 'slow down' } } },
+    ]);
+    const controller = new AbortController();
+    const asked: number[] = [];
+    const { v1 } = DEFAULT_CREDENTIALS;
+    // A wait that never ends by itself: only the signal can end it, so no real time passes.
+    const sleep = (ms: number) => {
+      asked.push(ms);
+      setImmediate(() => controller.abort());
+      return new Promise<void>(() => {});
+    };
+    const { hooks, calls } = recorder();
+    try {
+      const ctx = contextFor([SMALL]);
+      const outcome = await applyFlow({ ...ctx, connect: async () => new MonitoringClient({ baseUrl: proxy.url, username: v1.user, password: v1.password, sleep }) }, {
+        parallelism: 1,
+        hooks,
+        signal: controller.signal,
+      });
+      expect(proxy.lied.size, 'the final check was answered 429').toBe(1);
+      expect(asked).toEqual([expect.any(Number)]);
+      expect(asked[0]).toBeGreaterThan(29_000);
+      expect(outcome.status).toBe('applied');
+      if (outcome.status !== 'applied') return;
+      expect(outcome.result.done).toBe(outcome.plan.changes.length);
+      expect(outcome.check).toBe('failed');
+      expect(calls.slice(-2)).toEqual(['checking', 'checkFailed']);
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
 });
