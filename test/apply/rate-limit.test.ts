@@ -79,8 +79,16 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+/**
+ * Time-based because a rate limit is: the windows are real 100 ms. On a quiet machine the learnt
+ * rate gives 6-14 refusals per 1,000; with both cores busy, timers fire late and the count drifts up
+ * (22 seen at load 19 on 2 cores, issue 34). The bound, 60, is four times the quiet figures and a
+ * quarter of what the gate alone gives (240-350), so it still tells the learnt rate from none. The
+ * 2% target itself is held without real time by test/api/adaptive-rate.test.ts (a simulated clock)
+ * and measured by `npm run bench` (docs/performance.md, apply under a rate limit).
+ */
 describe('429s per 1,000 creates under a windowed rate limit', () => {
-  it('are at most 20: the client learns the rate the service accepts and keeps below it', async () => {
+  it('are few (at most 60, where the gate alone gives 240 and more): the client learns the rate the service accepts and keeps below it', async () => {
     const client = new MonitoringClient({ baseUrl: base, username: 'u', password: 'pw-rate-limit-test', timeoutMs: 10_000 });
     const changes = Array.from({ length: CREATES }, (_, i) => createMonitor(`m-${i}`));
     windowStart = performance.now();
@@ -93,6 +101,6 @@ describe('429s per 1,000 creates under a windowed rate limit', () => {
     const perThousand = Math.round((refused * 1000) / CREATES);
     // The figure for the closing note.
     console.log(`429s per 1,000 creates: ${perThousand} (${refused} for ${CREATES} creates in ${seconds.toFixed(1)} s)`);
-    expect(perThousand).toBeLessThanOrEqual(20);
+    expect(perThousand).toBeLessThanOrEqual(60);
   }, 60_000);
 });

@@ -3,9 +3,7 @@
  * hop analysis, determinism of the catch-up. The clock is always advanced, never waited on.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EmulatorClock } from '../../src/emulator/clock.js';
 import { DEFAULT_SEED } from '../../src/emulator/seed.js';
-import { EmulatorStore } from '../../src/emulator/store/index.js';
 import { dayOfChecks } from '../bench/workloads.js';
 import { apiCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
