@@ -7,7 +7,6 @@
  * - JSON (`apply --json`): one JSON object per line on stdout, for machines (Terraform's
  *   `apply -json` in spirit): `{"type": ..., ...}`, see `JsonEvent`.
  */
-import type { ApplyResult, ChangeResult } from '../apply/execute.js';
 import { noChangesLine } from '../render/plan-words.js';
 import {
   renderApplyHeader,
@@ -22,8 +21,7 @@ import { renderPlanJson } from '../render/plan-json.js';
 import { renderPlanText } from '../render/plan-text.js';
 import type { PlanProgress } from '../render/progress.js';
 import { redact } from '../util/redact.js';
-import type { ApplyHooks, RunStats } from '../workflow/apply.js';
-import type { Plan } from '../plan/types.js';
+import type { ApplyHooks, ApplyResult, ChangeResult, Plan, RunStats } from '../workflow/apply.js';
 import type { CommandIo, InterruptSignal } from './output.js';
 import { printProgress } from './progress.js';
 

@@ -1,9 +1,8 @@
 /** `monsync test`: the mail path of each (or each changed) SMTP monitor, as text, JSON or Markdown. */
 import { hostname } from 'node:os';
-import type { ConnectionOptions } from '../api/connect.js';
 import type { DesiredMonitor, DesiredState } from '../model/desired.js';
 import { UsageError } from '../util/errors.js';
-import { commandContext, type CommandContext } from '../workflow/context.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import { matchesAny } from '../util/glob.js';
 import { parsePositiveInt } from './common.js';
 import type { CommandIo } from './output.js';

@@ -36,6 +36,7 @@ import type { CommandIo } from './io.js';
 
 export type { CommandIo } from './io.js';
 export type { ConnectionOptions, Env } from '../api/connect.js';
+export { timeoutSeconds } from '../api/connect.js';
 export type { OnProgress } from './account.js';
 
 export interface CommandOptions {
