@@ -67,7 +67,7 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
     monitors = desired.monitors.filter((m) => targets.length === 0 || matchesAny(targets, m.label) || inGroups.has(m.label));
   }
 
-  io.err(`Testing the mail path of ${monitors.length} monitor${monitors.length === 1 ? '' : 's'} (at most ${concurrency} at once, ${stepSeconds} s a step)…\n`);
+  printProgress(io)({ kind: 'mail-paths', monitors: monitors.length, concurrency, stepSeconds });
   const { testMailPaths } = await import('../mailpath/test-paths.js');
   const report = await testMailPaths(desired, monitors, {
     dns,
