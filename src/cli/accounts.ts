@@ -7,9 +7,8 @@
  * failure is reported and the next still runs. Exit: 1 if any account failed, else the largest code
  * (3: some alert active, somewhere).
  */
-import type { ConnectionOptions } from '../api/connect.js';
 import type { AccountChoice } from '../workflow/accounts.js';
-import { accountErrorText, forEachAccount, nameAccountVariables, openCommand, type CommandContext } from '../workflow/context.js';
+import { accountErrorText, forEachAccount, nameAccountVariables, openCommand, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import type { CommandIo } from './output.js';
 
 /** `declaredIn`: where the accounts are declared when the command's paths are not a configuration (`[]`: monsync.yaml). */

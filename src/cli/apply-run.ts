@@ -3,12 +3,10 @@
  * question, Ctrl-C and SIGTERM, all through `CommandIo`) and runs `applyFlow`
  * (src/workflow/apply.ts), which does the work and tells the view what happened.
  */
-import type { ConnectionOptions } from '../api/connect.js';
-import type { ApplyResult } from '../apply/execute.js';
 import { UsageError, UserError } from '../util/errors.js';
 import type { AccountChoice } from '../workflow/accounts.js';
-import { applyFlow, type ApplyQuestion } from '../workflow/apply.js';
-import { accountErrorText, forEachAccount, openCommand, type CommandContext } from '../workflow/context.js';
+import { applyFlow, type ApplyQuestion, type ApplyResult } from '../workflow/apply.js';
+import { accountErrorText, forEachAccount, openCommand, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import { parsePositiveInt } from './common.js';
 import { exitCodeOf, type CommandIo, type InterruptSignal } from './output.js';
 
@@ -144,7 +142,7 @@ async function applyOne(ctx: CommandContext, opts: ApplyOptions, io: CommandIo, 
  * kept or apply's own check still plans changes, said on stderr; 0 otherwise.
  */
 async function stillDiffers(result: ApplyResult, remaining: number | null, io: CommandIo): Promise<number> {
-  const [{ applyExitCode }, { renderStillDiffers }] = await Promise.all([import('../apply/execute.js'), import('../render/apply-text.js')]);
+  const [{ applyExitCode }, { renderStillDiffers }] = await Promise.all([import('../workflow/apply.js'), import('../render/apply-text.js')]);
   const differs = result.failed > 0 ? null : renderStillDiffers(remaining, result.notKept);
   if (differs !== null) io.err(`${differs}\n`);
   return applyExitCode(result, remaining);

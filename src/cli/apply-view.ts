@@ -7,7 +7,6 @@
  * - JSON (`apply --json`): one JSON object per line on stdout, for machines (Terraform's
  *   `apply -json` in spirit): `{"type": ..., ...}`, see `JsonEvent`.
  */
-import type { ApplyResult, ChangeResult } from '../apply/execute.js';
 import { noChangesLine } from '../render/plan-words.js';
 import {
   renderApplyHeader,
@@ -20,10 +19,9 @@ import {
 } from '../render/apply-text.js';
 import { renderPlanJson } from '../render/plan-json.js';
 import { renderPlanText } from '../render/plan-text.js';
-import type { PlanProgress } from '../render/progress.js';
+import type { Progress } from '../workflow/progress.js';
 import { redact } from '../util/redact.js';
-import type { ApplyHooks, RunStats } from '../workflow/apply.js';
-import type { Plan } from '../plan/types.js';
+import type { ApplyHooks, ApplyResult, ChangeResult, Plan, RunStats } from '../workflow/apply.js';
 import type { CommandIo, InterruptSignal } from './output.js';
 import { printProgress } from './progress.js';
 
@@ -141,7 +139,7 @@ export function textApplyView(io: CommandIo): ApplyView {
 
 /** One line of `apply --json`. */
 export type JsonEvent =
-  | { type: 'progress'; progress: PlanProgress }
+  | { type: 'progress'; progress: Progress }
   | { type: 'plan'; plan: unknown }
   | { type: 'apply_start'; changes: number; parallelism: number }
   | { type: 'change_start'; ref: string; label: string }

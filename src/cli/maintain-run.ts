@@ -4,8 +4,7 @@
  * window's end) and prints what it decided and sent. A broken configuration is a UserError and
  * nothing is sent; `--dry-run` reads and says what it would send.
  */
-import type { ConnectionOptions } from '../api/connect.js';
-import { commandContext, type CommandContext } from '../workflow/context.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import type { CommandIo } from './output.js';
 
 export interface MaintainOptions extends ConnectionOptions {

@@ -1,10 +1,9 @@
 /** `monsync plan`: the plan on stdout as text, JSON or Markdown, optionally saved for `apply --plan`. */
-import type { ConnectionOptions } from '../api/connect.js';
 import type { AccountPlan } from '../render/plan-accounts.js';
 import { UsageError, UserError } from '../util/errors.js';
 import type { AccountChoice } from '../workflow/accounts.js';
-import { accountErrorText, forEachAccount, openCommand, type CommandContext } from '../workflow/context.js';
-import { planFlow } from '../workflow/plan.js';
+import { accountErrorText, forEachAccount, openCommand, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
+import { planFlow, savePlan } from '../workflow/plan.js';
 import type { CommandIo } from './output.js';
 import { findCommit } from './commit.js';
 import { printProgress } from './progress.js';
@@ -41,13 +40,7 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
   });
 
   if (opts.out) {
-    const { writeSavedPlan, SavedPlanError } = await import('../apply/saved-plan.js');
-    try {
-      await writeSavedPlan(opts.out, plan, desired);
-    } catch (err) {
-      if (err instanceof SavedPlanError) throw new UserError(err.message);
-      throw err;
-    }
+    await savePlan(opts.out, plan, desired);
     io.err(`Saved the plan to ${opts.out}: \`monsync apply --plan ${opts.out}${account ? ` --account ${account.name}` : ''}\` applies exactly this.\n`);
   }
 
@@ -80,7 +73,7 @@ const ACCOUNTS_AT_ONCE = 4;
  */
 async function planAccounts(paths: string[], contexts: CommandContext[], opts: PlanOptions, format: string, commit: string | undefined, io: CommandIo): Promise<number> {
   if (opts.out) throw new UsageError('--out saves the plan of one account: give one --account NAME');
-  const [{ checkDeletes }, { managedCount }] = await Promise.all([import('../apply/safety.js'), import('../workflow/apply.js')]);
+  const { needsForce } = await import('../workflow/apply.js');
   // Accounts are read a few at a time (a hundred customers must not take a hundred reads in a row);
   // each one's progress is held and printed whole, in declaration order, so logs never interleave.
   const logs = new Map<CommandContext, string>();
@@ -96,7 +89,7 @@ async function planAccounts(paths: string[], contexts: CommandContext[], opts: P
         onProgress: printProgress(held),
         fingerprint: format !== 'text',
       });
-      return { plan, needsForce: !checkDeletes(plan, managedCount(live, plan.options.owner), {}).ok };
+      return { plan, needsForce: await needsForce(plan, live) };
     },
     {
       concurrency: ACCOUNTS_AT_ONCE,

@@ -1,9 +1,8 @@
 /** `monsync test`: the mail path of each (or each changed) SMTP monitor, as text, JSON or Markdown. */
 import { hostname } from 'node:os';
-import type { ConnectionOptions } from '../api/connect.js';
 import type { DesiredMonitor, DesiredState } from '../model/desired.js';
 import { UsageError } from '../util/errors.js';
-import { commandContext, type CommandContext } from '../workflow/context.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import { matchesAny } from '../util/glob.js';
 import { parsePositiveInt } from './common.js';
 import type { CommandIo } from './output.js';
@@ -75,7 +74,7 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
     monitors = desired.monitors.filter((m) => targets.length === 0 || matchesAny(targets, m.label) || inGroups.has(m.label));
   }
 
-  io.err(`Testing the mail path of ${monitors.length} monitor${monitors.length === 1 ? '' : 's'} (at most ${concurrency} at once, ${stepSeconds} s a step)…\n`);
+  printProgress(io)({ kind: 'mail-paths', monitors: monitors.length, concurrency, stepSeconds });
   const { testMailPaths } = await import('../mailpath/test-paths.js');
   // The whole run's bound: whatever the servers do, the job ends (a DNS query in flight within its step).
   const deadline = new AbortController();

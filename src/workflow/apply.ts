@@ -9,6 +9,11 @@
  * aborted `signal` (Ctrl-C, SIGTERM, wired by the caller) starts no new call; running ones finish.
  */
 import type { ApplyResult, ChangeResult } from '../apply/execute.js';
+
+export type { ApplyResult, ChangeResult } from '../apply/execute.js';
+export type { Plan } from '../plan/types.js';
+export type { MonitoringApi } from '../api/types.js';
+export { applyExitCode } from '../apply/execute.js';
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
@@ -208,6 +213,12 @@ async function loadSavedPlan(ctx: CommandContext, api: MonitoringApi, file: stri
   const proved = proveSavedPlan(fromFile, () => assemblePlan(desired, live, savedPlanInputs(fromFile)), file);
   if (!proved.ok) throw new UserError(proved.message);
   return { plan: proved.plan, live, desired };
+}
+
+/** Whether the plan's deletes pass the default delete threshold only with --force (the combined review of several accounts says so). */
+export async function needsForce(plan: Plan, live: LiveState): Promise<boolean> {
+  const { checkDeletes } = await import('../apply/safety.js');
+  return !checkDeletes(plan, managedCount(live, plan.options.owner), {}).ok;
 }
 
 /** Resources monsync owns in the account: the base of the percentage delete threshold. */

@@ -22,9 +22,9 @@
  * the next still run. Callers decide what the outcomes print and which exit code they make.
  */
 import type { MonitoringClient } from '../api/client.js';
-import { accountEnv, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
+import { accountEnv, comparableUrl, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
 import type { MonitoringApi } from '../api/types.js';
-import type { DeclaredAccount } from '../config/accounts.js';
+import { defaultEnvPrefix, type DeclaredAccount } from '../config/accounts.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import { UserError } from '../util/errors.js';
@@ -36,6 +36,7 @@ import type { CommandIo } from './io.js';
 
 export type { CommandIo } from './io.js';
 export type { ConnectionOptions, Env } from '../api/connect.js';
+export { timeoutSeconds } from '../api/connect.js';
 export type { OnProgress } from './account.js';
 
 export interface CommandOptions {
@@ -111,7 +112,7 @@ export async function openCommand(opts: CommandOptions): Promise<CommandRun> {
   for (const account of accounts) {
     if (account.envPrefix === 'MONSYNC_') {
       throw new UserError(
-        `account ${account.name}: env_prefix MONSYNC_ would read the plain MONSYNC_URL and credentials, which a declared account never uses (docs/accounts.md); nothing was sent: remove env_prefix (its own variables are MONSYNC_${account.name.toUpperCase().replace(/-/g, '_')}_URL ...) or choose another prefix`,
+        `account ${account.name}: env_prefix MONSYNC_ would read the plain MONSYNC_URL and credentials, which a declared account never uses (docs/accounts.md); nothing was sent: remove env_prefix (its own variables are ${defaultEnvPrefix(account.name)}URL ...) or choose another prefix`,
       );
     }
     const mismatch = pinMismatch(account, opts.io.env, connection.url);
@@ -127,9 +128,11 @@ function refuseSharedLogins(contexts: readonly CommandContext[]): void {
   const seen = new Map<string, CommandContext>();
   for (const ctx of contexts) {
     const env = ctx.io.env;
-    const url = ctx.connection.url ?? env.MONSYNC_URL;
-    const login = env.MONSYNC_USERNAME ?? env.MONSYNC_CLIENT_ID;
-    if (url === undefined || url.trim() === '' || login === undefined || login.trim() === '') continue;
+    const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
+    const url = given(ctx.connection.url) ?? given(env.MONSYNC_URL);
+    const login = given(env.MONSYNC_USERNAME) ?? given(env.MONSYNC_CLIENT_ID);
+    // Without both, connecting fails on its own, naming what is missing.
+    if (url === undefined || login === undefined) continue;
     const key = `${comparableUrl(url)}\n${login}`;
     const before = seen.get(key);
     if (before !== undefined) {
@@ -139,16 +142,6 @@ function refuseSharedLogins(contexts: readonly CommandContext[]): void {
       );
     }
     seen.set(key, ctx);
-  }
-}
-
-/** A service URL as compared: scheme and host lower-cased (URL does it), no trailing slash. */
-function comparableUrl(u: string): string {
-  try {
-    const p = new URL(u.trim());
-    return `${p.protocol}//${p.host}${p.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return u.trim().replace(/\/+$/, '');
   }
 }
 

@@ -126,6 +126,25 @@ export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Prom
   return { plan, desired, live, api };
 }
 
+/** `plan --out FILE`: the plan and the desired state it was made from, for `apply --plan FILE`; a UserError naming the file when it cannot be written. */
+export async function savePlan(file: string, plan: Plan, desired: DesiredState): Promise<void> {
+  const { writeSavedPlan, SavedPlanError } = await import('../apply/saved-plan.js');
+  try {
+    await writeSavedPlan(file, plan, desired);
+  } catch (err) {
+    if (err instanceof SavedPlanError) throw new UserError(err.message);
+    throw err;
+  }
+}
+
+/** A plan saved by `plan --out`, to show (`monsync show`); a UserError saying what is wrong with the file. */
+export async function readPlanFile(file: string): Promise<Plan> {
+  const { readSavedPlan } = await import('../apply/saved-plan.js');
+  const saved = await readSavedPlan(file);
+  if (!saved.ok) throw new UserError(saved.error);
+  return saved.plan;
+}
+
 /** Drops the reads still in flight, so a failed run ends now rather than when the answers arrive. */
 async function abandon(api: MonitoringApi): Promise<void> {
   await api.destroy?.().catch(() => undefined);

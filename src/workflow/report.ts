@@ -5,6 +5,7 @@
  */
 import type { PeriodRequest, Report, ReportProgress } from '../ops/report.js';
 import type { CommandContext } from './context.js';
+import type { OnProgress } from './progress.js';
 
 export interface ReportFlowOptions {
   period: PeriodRequest;
@@ -12,7 +13,8 @@ export interface ReportFlowOptions {
   groups?: string[];
   /** Requests in flight at once. */
   concurrency: number;
-  onProgress?: (p: ReportProgress) => void;
+  /** The reads, in the one vocabulary (`report-*`), ending with `report-done`. */
+  onProgress?: OnProgress;
 }
 
 export async function reportFlow(ctx: CommandContext, opts: ReportFlowOptions): Promise<Report> {
@@ -25,9 +27,22 @@ export async function reportFlow(ctx: CommandContext, opts: ReportFlowOptions): 
       ...(opts.groups && { groups: opts.groups }),
       concurrency: opts.concurrency,
       now: () => Math.floor(ctx.serviceNow(api) / 1000),
-      ...(opts.onProgress && { onProgress: opts.onProgress }),
+      ...(opts.onProgress && { onProgress: (p: ReportProgress) => opts.onProgress!(reportEvent(p)) }),
     });
   } finally {
+    opts.onProgress?.({ kind: 'report-done' });
     await api.close();
+  }
+}
+
+/** ops/report.ts's own events in the one vocabulary. */
+function reportEvent(p: ReportProgress): Parameters<OnProgress>[0] {
+  switch (p.kind) {
+    case 'start':
+      return { kind: 'report-monitors', monitors: p.monitors };
+    case 'monitor':
+      return { kind: 'report-data', done: p.done, total: p.total };
+    case 'alerts':
+      return { kind: 'report-alerts' };
   }
 }

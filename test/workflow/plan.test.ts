@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { PlanProgress } from '../../src/render/progress.js';
+import type { Progress } from '../../src/workflow/progress.js';
 import { renderProgress } from '../../src/render/progress.js';
 import { UserError } from '../../src/util/errors.js';
 import { planFlow } from '../../src/workflow/plan.js';
@@ -35,7 +35,7 @@ function silenced() {
 describe('planFlow', () => {
   it('reports the configuration, the account and the timings through onProgress and writes nothing itself', async () => {
     const writes = silenced();
-    const events: PlanProgress[] = [];
+    const events: Progress[] = [];
     const { plan, desired, live } = await planFlow(contextFor([SMALL]), { onProgress: (p) => events.push(p) });
     expect(writes.map((w) => w.mock.calls.length)).toEqual([0, 0]);
     expect(events.map((e) => e.kind)).toEqual(['configuration', 'reading', 'account', 'timings']);
@@ -56,7 +56,7 @@ describe('planFlow', () => {
   });
 
   it('refuses a broken configuration as a UserError listing its problems, before any progress about the account', async () => {
-    const events: PlanProgress[] = [];
+    const events: Progress[] = [];
     const run = planFlow(contextFor([join(SMALL, 'missing.yaml')]), { onProgress: (p) => events.push(p) });
     await expect(run).rejects.toBeInstanceOf(UserError);
     await expect(run).rejects.toThrow(/no change was sent to the service/);
