@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from '../api/connect.js';
 import { connect } from '../api/connect.js';
+import { admitMonitorData } from '../api/data-rules.js';
 import { parseDuration } from '../ops/duration.js';
 import type { CommandIo } from './output.js';
 import { resolveMonitor } from '../ops/resolve.js';
@@ -25,7 +26,7 @@ export async function runData(label: string, opts: DataOptions, io: CommandIo): 
     // `begin` on the service's clock (the monitor list's Date header just told it); `end` is left to
     // the service, whose default is its own now.
     const begin = Math.floor((io.now() + api.serviceClockOffsetMs()) / 1000) - sinceSeconds;
-    const data = await api.getMonitorData(monitor.id, { begin, average });
+    const data = admitMonitorData(await api.getMonitorData(monitor.id, { begin, average }), average);
     io.out(opts.json ? renderDataJson(data) : renderDataText(data, { color: io.color, sinceSeconds, average, timer: monitor.timer }));
     return 0;
   } finally {

@@ -42,9 +42,6 @@ export interface Outage {
   ongoing: boolean;
 }
 
-/** Counts of response values, keyed by whole milliseconds: exact percentiles that merge cheaply. */
-export type ValueCounts = Map<number, number>;
-
 export interface DayFigures {
   /** Unix seconds of the UTC day's start. */
   day: number;
@@ -85,45 +82,175 @@ export function percent(completed: number, tests: number): number | null {
   return tests === 0 ? null : (completed / tests) * 100;
 }
 
-/** The nearest-rank percentile (`p` in 0..100) of the counted values; null without values. */
-export function percentile(counts: ValueCounts, p: number): number | null {
-  let n = 0;
-  for (const c of counts.values()) n += c;
-  if (n === 0) return null;
-  const rank = Math.max(1, Math.ceil((p / 100) * n));
-  const keys = [...counts.keys()].sort((a, b) => a - b);
-  let seen = 0;
-  for (const k of keys) {
-    seen += counts.get(k) as number;
-    if (seen >= rank) return k;
+/**
+ * A sorted run of whole-millisecond values with their counts: `keys` ascending and distinct,
+ * `counts[i]` how often `keys[i]` was seen, `n` entries used.
+ */
+interface Run {
+  keys: Int32Array;
+  counts: Uint32Array;
+  n: number;
+}
+
+const EMPTY_RUN: Run = { keys: new Int32Array(0), counts: new Uint32Array(0), n: 0 };
+/** Pending entries merged at once at the least; below it a flush costs more than it saves. */
+const MIN_FLUSH_ENTRIES = 4096;
+
+/** A sorted Int32Array as a run (equal values counted). */
+function runOf(sorted: Int32Array): Run {
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
+  const keys = new Int32Array(distinct);
+  const counts = new Uint32Array(distinct);
+  let k = -1;
+  for (let i = 0; i < sorted.length; i++) {
+    const v = sorted[i] as number;
+    if (k < 0 || keys[k] !== v) keys[++k] = v;
+    counts[k] = (counts[k] as number) + 1;
   }
-  return keys[keys.length - 1] as number;
+  return { keys, counts, n: distinct };
 }
 
-export function addValue(counts: ValueCounts, value: number): void {
-  const k = Math.round(value);
-  counts.set(k, (counts.get(k) ?? 0) + 1);
+/** Two runs as one: a linear merge, equal keys' counts added. */
+function mergeRuns(a: Run, b: Run): Run {
+  if (a.n === 0) return b;
+  if (b.n === 0) return a;
+  const keys = new Int32Array(a.n + b.n);
+  const counts = new Uint32Array(a.n + b.n);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.n && j < b.n) {
+    const x = a.keys[i] as number;
+    const y = b.keys[j] as number;
+    if (x < y) {
+      keys[k] = x;
+      counts[k++] = a.counts[i++] as number;
+    } else if (y < x) {
+      keys[k] = y;
+      counts[k++] = b.counts[j++] as number;
+    } else {
+      keys[k] = x;
+      counts[k++] = (a.counts[i++] as number) + (b.counts[j++] as number);
+    }
+  }
+  while (i < a.n) {
+    keys[k] = a.keys[i] as number;
+    counts[k++] = a.counts[i++] as number;
+  }
+  while (j < b.n) {
+    keys[k] = b.keys[j] as number;
+    counts[k++] = b.counts[j++] as number;
+  }
+  // Trimmed, so that a long-lived run holds no spare half.
+  return k === keys.length ? { keys, counts, n: k } : { keys: keys.slice(0, k), counts: counts.slice(0, k), n: k };
 }
 
-export function mergeCounts(into: ValueCounts, from: ValueCounts): void {
-  for (const [k, c] of from) into.set(k, (into.get(k) ?? 0) + c);
+/**
+ * Counts of response values, keyed by whole milliseconds: exact percentiles that merge cheaply.
+ * Values come in as sorted runs (a monitor sorts its values once, a numeric sort of a typed
+ * array); runs wait until they hold as many entries as the main run, then merge pairwise into it,
+ * so each entry is merged O(log n) times whatever the number of monitors, and memory is the
+ * distinct values seen (at most twice), never one entry per test.
+ */
+export class ValueCounts {
+  private main: Run = EMPTY_RUN;
+  private pending: Run[] = [];
+  private pendingEntries = 0;
+  /** Values counted. */
+  total = 0;
+
+  /** Adds values sorted ascending (whole milliseconds). */
+  addSorted(sorted: Int32Array): void {
+    if (sorted.length === 0) return;
+    this.addRun(runOf(sorted));
+  }
+
+  /** Adds every value another ValueCounts holds. */
+  addAll(other: ValueCounts): void {
+    const run = other.run();
+    if (run.n > 0) this.addRun(run);
+  }
+
+  private addRun(run: Run): void {
+    for (let i = 0; i < run.n; i++) this.total += run.counts[i] as number;
+    this.pending.push(run);
+    this.pendingEntries += run.n;
+    if (this.pendingEntries >= Math.max(MIN_FLUSH_ENTRIES, this.main.n)) this.flush();
+  }
+
+  private flush(): void {
+    let runs = [this.main, ...this.pending];
+    while (runs.length > 1) {
+      const next: Run[] = [];
+      for (let i = 0; i < runs.length; i += 2) next.push(i + 1 < runs.length ? mergeRuns(runs[i] as Run, runs[i + 1] as Run) : (runs[i] as Run));
+      runs = next;
+    }
+    this.main = runs[0] as Run;
+    this.pending = [];
+    this.pendingEntries = 0;
+  }
+
+  /** Every value as one sorted run. */
+  private run(): Run {
+    if (this.pending.length > 0) this.flush();
+    return this.main;
+  }
+
+  /** The nearest-rank percentile (`p` in 0..100) of the counted values; null without values. */
+  percentile(p: number): number | null {
+    if (this.total === 0) return null;
+    const run = this.run();
+    const rank = Math.max(1, Math.ceil((p / 100) * this.total));
+    let seen = 0;
+    for (let i = 0; i < run.n; i++) {
+      seen += run.counts[i] as number;
+      if (seen >= rank) return run.keys[i] as number;
+    }
+    return run.keys[run.n - 1] as number;
+  }
+}
+
+/**
+ * Finds the runs of consecutive failed tests of one monitor as its tests stream past, in time
+ * order (window after window of the data endpoint): only the run in progress is held.
+ */
+export class OutageScanner {
+  readonly outages: Outage[] = [];
+  private run: { start: number; tests: number } | null = null;
+
+  add(t: RawTest): void {
+    if (t.failed) {
+      if (this.run) this.run.tests++;
+      else this.run = { start: t.t, tests: 1 };
+    } else if (this.run) {
+      const run = this.run;
+      if (run.tests >= MIN_OUTAGE_TESTS) this.outages.push({ start: run.start, end: t.t, seconds: t.t - run.start, tests: run.tests, ongoing: false });
+      this.run = null;
+    }
+  }
+
+  /** The outages, the one still running at the period's end `to` included (`ongoing`). */
+  finish(to: number): Outage[] {
+    const run = this.run;
+    if (run && run.tests >= MIN_OUTAGE_TESTS) this.outages.push({ start: run.start, end: to, seconds: to - run.start, tests: run.tests, ongoing: true });
+    this.run = null;
+    return this.outages;
+  }
 }
 
 /** Runs of consecutive failed tests, in time order; `tests` sorted by start, all within [from, to). */
 export function outagesOf(tests: readonly RawTest[], to: number): Outage[] {
-  const out: Outage[] = [];
-  let run: { start: number; tests: number } | null = null;
-  for (const t of tests) {
-    if (t.failed) {
-      if (run) run.tests++;
-      else run = { start: t.t, tests: 1 };
-    } else if (run) {
-      if (run.tests >= MIN_OUTAGE_TESTS) out.push({ start: run.start, end: t.t, seconds: t.t - run.start, tests: run.tests, ongoing: false });
-      run = null;
-    }
-  }
-  if (run && run.tests >= MIN_OUTAGE_TESTS) out.push({ start: run.start, end: to, seconds: to - run.start, tests: run.tests, ongoing: true });
-  return out;
+  const scan = new OutageScanner();
+  for (const t of tests) scan.add(t);
+  return scan.finish(to);
+}
+
+interface Day {
+  tests: number;
+  failed: number;
+  /** Response values of the day (null where per-day values are not kept). */
+  values: ValueCounts | null;
 }
 
 /**
@@ -133,7 +260,7 @@ export function outagesOf(tests: readonly RawTest[], to: number): Outage[] {
 export class Tally {
   /**
    * `perDayValues: false` keeps no value counts per day (a group's daily median and p95 are then
-   * null): a group's days cost 31 maps of thousands of entries each, 20 groups half a gigabyte.
+   * null): a group's days would hold 31 sets of the values its period holds already.
    */
   constructor(private readonly perDayValues = true) {}
 
@@ -143,26 +270,42 @@ export class Tally {
   outageSeconds = 0;
   longest: number | null = null;
   alerts: number | null = 0;
-  readonly values: ValueCounts = new Map();
-  readonly days = new Map<number, { tests: number; failed: number; values: ValueCounts }>();
+  readonly values = new ValueCounts();
+  readonly days = new Map<number, Day>();
 
+  private day(day: number): Day {
+    let d = this.days.get(day);
+    if (!d) {
+      d = { tests: 0, failed: 0, values: this.perDayValues ? new ValueCounts() : null };
+      this.days.set(day, d);
+    }
+    return d;
+  }
+
+  /**
+   * Adds a monitor's tests (any order). Each UTC day's values are sorted once (a numeric sort of
+   * a typed array) and added as one run to the day and to the period.
+   */
   addTests(tests: readonly RawTest[]): void {
+    const byDay = new Map<number, number[]>();
     for (const t of tests) {
       this.tests++;
       const day = Math.floor(t.t / DAY_SECONDS) * DAY_SECONDS;
-      let d = this.days.get(day);
-      if (!d) {
-        d = { tests: 0, failed: 0, values: new Map() };
-        this.days.set(day, d);
-      }
+      const d = this.day(day);
       d.tests++;
       if (t.failed) {
         this.failed++;
         d.failed++;
       } else if (t.value !== null && Number.isFinite(t.value)) {
-        addValue(this.values, t.value);
-        addValue(d.values, t.value);
+        const list = byDay.get(day);
+        if (list) list.push(Math.round(t.value));
+        else byDay.set(day, [Math.round(t.value)]);
       }
+    }
+    for (const [day, list] of byDay) {
+      const sorted = Int32Array.from(list).sort();
+      this.values.addSorted(sorted);
+      this.days.get(day)?.values?.addSorted(sorted);
     }
   }
 
@@ -185,16 +328,12 @@ export class Tally {
     this.outageSeconds += other.outageSeconds;
     if (other.longest !== null) this.longest = this.longest === null ? other.longest : Math.max(this.longest, other.longest);
     this.addAlerts(other.alerts);
-    mergeCounts(this.values, other.values);
+    this.values.addAll(other.values);
     for (const [day, d] of other.days) {
-      let mine = this.days.get(day);
-      if (!mine) {
-        mine = { tests: 0, failed: 0, values: new Map() };
-        this.days.set(day, mine);
-      }
+      const mine = this.day(day);
       mine.tests += d.tests;
       mine.failed += d.failed;
-      if (this.perDayValues) mergeCounts(mine.values, d.values);
+      if (mine.values && d.values) mine.values.addAll(d.values);
     }
   }
 
@@ -208,8 +347,8 @@ export class Tally {
         tests: d?.tests ?? 0,
         failed: d?.failed ?? 0,
         availability: d ? percent(d.tests - d.failed, d.tests) : null,
-        medianMs: d && this.perDayValues ? percentile(d.values, 50) : null,
-        p95Ms: d && this.perDayValues ? percentile(d.values, 95) : null,
+        medianMs: d?.values ? d.values.percentile(50) : null,
+        p95Ms: d?.values ? d.values.percentile(95) : null,
       });
     }
     return {
@@ -219,8 +358,8 @@ export class Tally {
       outages: this.outages,
       longestOutageSeconds: this.longest,
       outageSeconds: this.outageSeconds,
-      medianMs: percentile(this.values, 50),
-      p95Ms: percentile(this.values, 95),
+      medianMs: this.values.percentile(50),
+      p95Ms: this.values.percentile(95),
       alerts: this.alerts,
       days,
     };
