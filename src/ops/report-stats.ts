@@ -115,94 +115,199 @@ function runOf(sorted: Int32Array): Run {
 function mergeRuns(a: Run, b: Run): Run {
   if (a.n === 0) return b;
   if (b.n === 0) return a;
-  const keys = new Int32Array(a.n + b.n);
-  const counts = new Uint32Array(a.n + b.n);
+  // Locals, not property loads, in the loops: this is the report's innermost code.
+  const ak = a.keys;
+  const ac = a.counts;
+  const an = a.n;
+  const bk = b.keys;
+  const bc = b.counts;
+  const bn = b.n;
+  // Counted first, so that the result is allocated once at its size (a long-lived run holds no spare).
+  let n = 0;
   let i = 0;
   let j = 0;
+  while (i < an && j < bn) {
+    const x = ak[i] as number;
+    const y = bk[j] as number;
+    if (x <= y) i++;
+    if (y <= x) j++;
+    n++;
+  }
+  n += an - i + (bn - j);
+  const keys = new Int32Array(n);
+  const counts = new Uint32Array(n);
+  i = 0;
+  j = 0;
   let k = 0;
-  while (i < a.n && j < b.n) {
-    const x = a.keys[i] as number;
-    const y = b.keys[j] as number;
+  while (i < an && j < bn) {
+    const x = ak[i] as number;
+    const y = bk[j] as number;
     if (x < y) {
       keys[k] = x;
-      counts[k++] = a.counts[i++] as number;
+      counts[k++] = ac[i++] as number;
     } else if (y < x) {
       keys[k] = y;
-      counts[k++] = b.counts[j++] as number;
+      counts[k++] = bc[j++] as number;
     } else {
       keys[k] = x;
-      counts[k++] = (a.counts[i++] as number) + (b.counts[j++] as number);
+      counts[k++] = (ac[i++] as number) + (bc[j++] as number);
     }
   }
-  while (i < a.n) {
-    keys[k] = a.keys[i] as number;
-    counts[k++] = a.counts[i++] as number;
+  if (i < an) {
+    keys.set(ak.subarray(i, an), k);
+    counts.set(ac.subarray(i, an), k);
+  } else if (j < bn) {
+    keys.set(bk.subarray(j, bn), k);
+    counts.set(bc.subarray(j, bn), k);
   }
-  while (j < b.n) {
-    keys[k] = b.keys[j] as number;
-    counts[k++] = b.counts[j++] as number;
-  }
-  // Trimmed, so that a long-lived run holds no spare half.
-  return k === keys.length ? { keys, counts, n: k } : { keys: keys.slice(0, k), counts: counts.slice(0, k), n: k };
+  return { keys, counts, n };
 }
+
+/** Values below this (whole ms) are counted in a dense array by a sum: most round trips are under a minute. */
+export const DENSE_LIMIT_MS = 65_536;
 
 /**
  * Counts of response values, keyed by whole milliseconds: exact percentiles that merge cheaply.
- * Values come in as sorted runs (a monitor sorts its values once, a numeric sort of a typed
- * array); runs wait until they hold as many entries as the main run, then merge pairwise into it,
- * so each entry is merged O(log n) times whatever the number of monitors, and memory is the
- * distinct values seen (at most twice), never one entry per test.
+ *
+ * A monitor's set (`dense: false`) keeps its values in a typed array, sorted once (a numeric sort
+ * of a typed array, no comparator) when a percentile is first asked. A set many monitors add to
+ * (`dense: true`: the account, its days, a group) counts the values below DENSE_LIMIT_MS in a
+ * typed array indexed by the value, grown to the largest seen (at most 256 KB), so adding a
+ * monitor costs one sum per value; the rarer values above it are kept as sorted runs of (value,
+ * count) that wait until they hold as many entries as the main run, then merge pairwise among
+ * themselves and once into it (each entry merged O(log n) times). Memory is the distinct values
+ * seen, never one entry per test, and does not grow with the number of monitors.
  */
 export class ValueCounts {
+  /** Raw values (a monitor's set), `sorted` once read. */
+  private buf: Int32Array = new Int32Array(0);
+  private bufN = 0;
+  private sorted = true;
+  /** Dense counts of values below DENSE_LIMIT_MS (an aggregate's set). */
+  private low: Uint32Array | null = null;
+  /** Sorted runs of the values at or above DENSE_LIMIT_MS (an aggregate's set). */
   private main: Run = EMPTY_RUN;
   private pending: Run[] = [];
   private pendingEntries = 0;
   /** Values counted. */
   total = 0;
 
-  /** Adds values sorted ascending (whole milliseconds). */
-  addSorted(sorted: Int32Array): void {
-    if (sorted.length === 0) return;
-    this.addRun(runOf(sorted));
+  constructor(private readonly dense = false) {}
+
+  /** Adds one value (whole milliseconds). */
+  add(value: number): void {
+    if (this.dense) {
+      this.addDenseCount(value, 1);
+      return;
+    }
+    if (this.bufN === this.buf.length) {
+      const grown = new Int32Array(Math.max(256, this.bufN * 2));
+      grown.set(this.buf);
+      this.buf = grown;
+    }
+    this.buf[this.bufN++] = value;
+    this.sorted = false;
+    this.total++;
   }
 
   /** Adds every value another ValueCounts holds. */
   addAll(other: ValueCounts): void {
-    const run = other.run();
-    if (run.n > 0) this.addRun(run);
+    if (other.total === 0) return;
+    if (other.dense) {
+      // An aggregate into another: as (value, count) pairs.
+      const low = other.low;
+      if (low) for (let v = 0; v < low.length; v++) if (low[v] !== 0) this.addCount(v, low[v] as number);
+      other.flush();
+      for (let i = 0; i < other.main.n; i++) this.addCount(other.main.keys[i] as number, other.main.counts[i] as number);
+      return;
+    }
+    const values = other.buf.subarray(0, other.bufN);
+    if (this.dense) this.addDense(values, values.length);
+    else for (let i = 0; i < values.length; i++) this.add(values[i] as number);
   }
 
-  private addRun(run: Run): void {
-    for (let i = 0; i < run.n; i++) this.total += run.counts[i] as number;
+  private addCount(value: number, count: number): void {
+    if (this.dense) this.addDenseCount(value, count);
+    else for (let c = 0; c < count; c++) this.add(value);
+  }
+
+  private addDenseCount(value: number, count: number): void {
+    if (value < DENSE_LIMIT_MS) {
+      const low = this.lowFor(value);
+      low[value] = (low[value] as number) + count;
+    } else this.pushRun({ keys: Int32Array.of(value), counts: Uint32Array.of(count), n: 1 });
+    this.total += count;
+  }
+
+  private lowFor(value: number): Uint32Array {
+    if (this.low === null || this.low.length <= value) {
+      const grown = new Uint32Array(Math.min(DENSE_LIMIT_MS, Math.max(value + 1, (this.low?.length ?? 0) * 2, 1024)));
+      if (this.low) grown.set(this.low);
+      this.low = grown;
+    }
+    return this.low;
+  }
+
+  /** Adds `n` raw values to a dense set: a sum each below the limit, the rest sorted as one run. */
+  private addDense(values: Int32Array, n: number): void {
+    let high: number[] | null = null;
+    let max = -1;
+    for (let i = 0; i < n; i++) {
+      const v = values[i] as number;
+      if (v >= DENSE_LIMIT_MS) (high ??= []).push(v);
+      else if (v > max) max = v;
+    }
+    if (max >= 0) {
+      const low = this.lowFor(max);
+      for (let i = 0; i < n; i++) {
+        const v = values[i] as number;
+        if (v < DENSE_LIMIT_MS) low[v] = (low[v] as number) + 1;
+      }
+    }
+    this.total += n;
+    if (high) this.pushRun(runOf(Int32Array.from(high).sort()));
+  }
+
+  private pushRun(run: Run): void {
     this.pending.push(run);
     this.pendingEntries += run.n;
     if (this.pendingEntries >= Math.max(MIN_FLUSH_ENTRIES, this.main.n)) this.flush();
   }
 
   private flush(): void {
-    let runs = [this.main, ...this.pending];
+    // The pending runs pairwise among themselves (each entry merged log(k) times), then once into the main run.
+    let runs = this.pending;
     while (runs.length > 1) {
       const next: Run[] = [];
       for (let i = 0; i < runs.length; i += 2) next.push(i + 1 < runs.length ? mergeRuns(runs[i] as Run, runs[i + 1] as Run) : (runs[i] as Run));
       runs = next;
     }
-    this.main = runs[0] as Run;
+    if (runs.length === 1) this.main = mergeRuns(this.main, runs[0] as Run);
     this.pending = [];
     this.pendingEntries = 0;
-  }
-
-  /** Every value as one sorted run. */
-  private run(): Run {
-    if (this.pending.length > 0) this.flush();
-    return this.main;
   }
 
   /** The nearest-rank percentile (`p` in 0..100) of the counted values; null without values. */
   percentile(p: number): number | null {
     if (this.total === 0) return null;
-    const run = this.run();
     const rank = Math.max(1, Math.ceil((p / 100) * this.total));
+    if (!this.dense) {
+      if (!this.sorted) {
+        this.buf = this.buf.subarray(0, this.bufN).sort();
+        this.sorted = true;
+      }
+      return this.buf[rank - 1] as number;
+    }
+    this.flush();
     let seen = 0;
+    const low = this.low;
+    if (low !== null) {
+      for (let v = 0; v < low.length; v++) {
+        seen += low[v] as number;
+        if (seen >= rank) return v;
+      }
+    }
+    const run = this.main;
     for (let i = 0; i < run.n; i++) {
       seen += run.counts[i] as number;
       if (seen >= rank) return run.keys[i] as number;
@@ -220,12 +325,17 @@ export class OutageScanner {
   private run: { start: number; tests: number } | null = null;
 
   add(t: RawTest): void {
-    if (t.failed) {
+    this.addTest(t.t, t.failed);
+  }
+
+  /** One test: its start (unix seconds) and whether it failed. */
+  addTest(start: number, failed: boolean): void {
+    if (failed) {
       if (this.run) this.run.tests++;
-      else this.run = { start: t.t, tests: 1 };
+      else this.run = { start, tests: 1 };
     } else if (this.run) {
       const run = this.run;
-      if (run.tests >= MIN_OUTAGE_TESTS) this.outages.push({ start: run.start, end: t.t, seconds: t.t - run.start, tests: run.tests, ongoing: false });
+      if (run.tests >= MIN_OUTAGE_TESTS) this.outages.push({ start: run.start, end: start, seconds: start - run.start, tests: run.tests, ongoing: false });
       this.run = null;
     }
   }
@@ -262,7 +372,13 @@ export class Tally {
    * `perDayValues: false` keeps no value counts per day (a group's daily median and p95 are then
    * null): a group's days would hold 31 sets of the values its period holds already.
    */
-  constructor(private readonly perDayValues = true) {}
+  constructor(
+    private readonly perDayValues = true,
+    /** Many monitors add to it (the account, a group): value counts kept dense (ValueCounts). */
+    private readonly aggregate = false,
+  ) {
+    this.values = new ValueCounts(aggregate);
+  }
 
   tests = 0;
   failed = 0;
@@ -270,42 +386,38 @@ export class Tally {
   outageSeconds = 0;
   longest: number | null = null;
   alerts: number | null = 0;
-  readonly values = new ValueCounts();
+  readonly values: ValueCounts;
   readonly days = new Map<number, Day>();
 
   private day(day: number): Day {
     let d = this.days.get(day);
     if (!d) {
-      d = { tests: 0, failed: 0, values: this.perDayValues ? new ValueCounts() : null };
+      d = { tests: 0, failed: 0, values: this.perDayValues ? new ValueCounts(this.aggregate) : null };
       this.days.set(day, d);
     }
     return d;
   }
 
   /**
-   * Adds a monitor's tests (any order). Each UTC day's values are sorted once (a numeric sort of
-   * a typed array) and added as one run to the day and to the period.
+   * Adds a monitor's tests (any order). Values wait unsorted; each value set (the period, each
+   * UTC day) is sorted once, by a numeric sort of a typed array, when it is first read.
    */
   addTests(tests: readonly RawTest[]): void {
-    const byDay = new Map<number, number[]>();
-    for (const t of tests) {
-      this.tests++;
-      const day = Math.floor(t.t / DAY_SECONDS) * DAY_SECONDS;
-      const d = this.day(day);
-      d.tests++;
-      if (t.failed) {
-        this.failed++;
-        d.failed++;
-      } else if (t.value !== null && Number.isFinite(t.value)) {
-        const list = byDay.get(day);
-        if (list) list.push(Math.round(t.value));
-        else byDay.set(day, [Math.round(t.value)]);
-      }
-    }
-    for (const [day, list] of byDay) {
-      const sorted = Int32Array.from(list).sort();
-      this.values.addSorted(sorted);
-      this.days.get(day)?.values?.addSorted(sorted);
+    for (const t of tests) this.addTest(t.t, t.failed, t.value);
+  }
+
+  /** One test: its start (unix seconds), whether it failed, its value (ms; null without a response). */
+  addTest(start: number, failed: boolean, value: number | null): void {
+    this.tests++;
+    const d = this.day(start - (start % DAY_SECONDS));
+    d.tests++;
+    if (failed) {
+      this.failed++;
+      d.failed++;
+    } else if (value !== null && Number.isFinite(value)) {
+      const v = Math.round(value);
+      this.values.add(v);
+      d.values?.add(v);
     }
   }
 

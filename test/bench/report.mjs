@@ -18,6 +18,7 @@
  *
  *   npm run bench:report                                  # 1,000 monitors, 10 ms, parallelism 8, 2 rounds
  *   npm run bench:report -- --monitors 100 --rounds 3 --before /tmp/main/bin/monsync.js
+ *   npm run bench:report -- --monitors 100 --rounds 1 --profile /tmp/prof   # .cpuprofile of each process
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -47,6 +48,8 @@ const { values: args } = parseArgs({
     parallelism: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '2' },
     before: { type: 'string' },
+    /** A folder: each measured process writes a V8 CPU profile there (`node --cpu-prof`). */
+    profile: { type: 'string' },
   },
 });
 const N = Number(args.monitors);
@@ -59,7 +62,8 @@ const startEmulator = () => startEmulatorProcess(BIN, ROOT);
 function run(script, cmd, env, probeFile) {
   return new Promise((res) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', PROBE, script, ...cmd], {
+    const prof = args.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.profile)] : [];
+    const child = spawn(process.execPath, [...prof, '--import', PROBE, script, ...cmd], {
       cwd: ROOT,
       env: { ...process.env, ...env, NO_COLOR: '1', MONSYNC_BENCH_PROBE: probeFile },
       stdio: ['ignore', 'pipe', 'pipe'],
