@@ -146,7 +146,7 @@ try {
   const bef = summary(results.before);
   const result = {
     monitors: N, groups: G, days: DAYS, latency_ms: Number(args.latency), parallelism: Number(args.parallelism), rounds: ROUNDS,
-    seed_and_history_s: round1(seedMs / 1000), requests: results.report[0].requests, tests_read: results.report[0].tests, tests_expected: expectedTests, outages_found: results.report[0].outages,
+    seed_and_history_s: round1(seedMs / 1000), requests: results.report[0].requests, floor_requests: results.floor[0].requests, floor_data_items: results.floor[0].items, tests_read: results.report[0].tests, tests_expected: expectedTests, outages_found: results.report[0].outages,
     report: rep, floor: flo, ...(bef ? { before: bef } : {}),
     cpu_ratio: +(rep.cpu_s / flo.cpu_s).toFixed(2), rss_ratio: +(rep.rss_mb / flo.rss_mb).toFixed(2),
     ...(bef ? { before_cpu_ratio: +(bef.cpu_s / flo.cpu_s).toFixed(2), before_rss_ratio: +(bef.rss_mb / flo.rss_mb).toFixed(2) } : {}),
