@@ -4,17 +4,8 @@
  * monitors add to, values on both sides of DENSE_LIMIT_MS included. Fixed seed, fixed size.
  */
 import { describe, expect, it } from 'vitest';
+import { mulberry32 as random } from '../../src/emulator/faults.js';
 import { DENSE_LIMIT_MS, ValueCounts } from '../../src/ops/report-stats.js';
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const nearestRank = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.max(1, Math.ceil((p / 100) * values.length)) - 1]!;
 
