@@ -166,26 +166,32 @@ function mergeRuns(a: Run, b: Run): Run {
 /** Values below this (whole ms) are counted in a dense array by a sum: most round trips are under a minute. */
 export const DENSE_LIMIT_MS = 65_536;
 
+/** The scratch a monitor's value set is sorted in: percentiles are read synchronously, one set at a time. */
+let scratch = new Int32Array(16_384);
+
+/** Tail values of an aggregate wait in a plain array until this many (or the main run's size) make one run. */
+const TAIL_BATCH = 4096;
+
 /**
  * Counts of response values, keyed by whole milliseconds: exact percentiles that merge cheaply.
  *
- * A monitor's set (`dense: false`) keeps its values in a typed array, sorted once (a numeric sort
- * of a typed array, no comparator) when a percentile is first asked. A set many monitors add to
- * (`dense: true`: the account, its days, a group) counts the values below DENSE_LIMIT_MS in a
- * typed array indexed by the value, grown to the largest seen (at most 256 KB), so adding a
- * monitor costs one sum per value; the rarer values above it are kept as sorted runs of (value,
- * count) that wait until they hold as many entries as the main run, then merge pairwise among
- * themselves and once into it (each entry merged O(log n) times). Memory is the distinct values
- * seen, never one entry per test, and does not grow with the number of monitors.
+ * A monitor's set (`dense: false`) keeps its values in a plain array of small integers (no typed
+ * array, no buffer, per set: a monitor has 32 of them), and is sorted when its percentiles are read,
+ * once, in one shared scratch typed array (a numeric sort, no comparator). A set many monitors add
+ * to (`dense: true`: the account, its days, a group) counts the values below DENSE_LIMIT_MS in a
+ * typed array indexed by the value, grown to the largest seen (at most 256 KB), so adding a monitor
+ * costs one sum per value; the rarer values above it gather in batches that become sorted runs of
+ * (value, count), merged pairwise among themselves and once into the main run when they hold as
+ * many entries as it (each entry merged O(log n) times). Memory is the distinct values seen, never
+ * one entry per test, and does not grow with the number of monitors.
  */
 export class ValueCounts {
-  /** Raw values (a monitor's set), `sorted` once read. */
-  private buf: Int32Array = new Int32Array(0);
-  private bufN = 0;
-  private sorted = true;
+  /** A monitor's values. */
+  private values: number[] = [];
   /** Dense counts of values below DENSE_LIMIT_MS (an aggregate's set). */
   private low: Uint32Array | null = null;
-  /** Sorted runs of the values at or above DENSE_LIMIT_MS (an aggregate's set). */
+  /** Values at or above DENSE_LIMIT_MS not yet in a run (an aggregate's set). */
+  private high: number[] = [];
   private main: Run = EMPTY_RUN;
   private pending: Run[] = [];
   private pendingEntries = 0;
@@ -196,18 +202,11 @@ export class ValueCounts {
 
   /** Adds one value (whole milliseconds). */
   add(value: number): void {
-    if (this.dense) {
-      this.addDenseCount(value, 1);
-      return;
+    if (this.dense) this.addDenseCount(value, 1);
+    else {
+      this.values.push(value);
+      this.total++;
     }
-    if (this.bufN === this.buf.length) {
-      const grown = new Int32Array(Math.max(256, this.bufN * 2));
-      grown.set(this.buf);
-      this.buf = grown;
-    }
-    this.buf[this.bufN++] = value;
-    this.sorted = false;
-    this.total++;
   }
 
   /** Adds every value another ValueCounts holds. */
@@ -221,9 +220,25 @@ export class ValueCounts {
       for (let i = 0; i < other.main.n; i++) this.addCount(other.main.keys[i] as number, other.main.counts[i] as number);
       return;
     }
-    const values = other.buf.subarray(0, other.bufN);
-    if (this.dense) this.addDense(values, values.length);
-    else for (let i = 0; i < values.length; i++) this.add(values[i] as number);
+    const values = other.values;
+    if (!this.dense) {
+      for (let i = 0; i < values.length; i++) this.values.push(values[i] as number);
+      this.total += values.length;
+      return;
+    }
+    let max = -1;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (v < DENSE_LIMIT_MS && v > max) max = v;
+    }
+    const low = max >= 0 ? this.lowFor(max) : null;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (v < DENSE_LIMIT_MS) (low as Uint32Array)[v] = ((low as Uint32Array)[v] as number) + 1;
+      else this.high.push(v);
+    }
+    this.total += values.length;
+    if (this.high.length >= Math.max(TAIL_BATCH, this.main.n)) this.batchHigh();
   }
 
   private addCount(value: number, count: number): void {
@@ -248,24 +263,12 @@ export class ValueCounts {
     return this.low;
   }
 
-  /** Adds `n` raw values to a dense set: a sum each below the limit, the rest sorted as one run. */
-  private addDense(values: Int32Array, n: number): void {
-    let high: number[] | null = null;
-    let max = -1;
-    for (let i = 0; i < n; i++) {
-      const v = values[i] as number;
-      if (v >= DENSE_LIMIT_MS) (high ??= []).push(v);
-      else if (v > max) max = v;
-    }
-    if (max >= 0) {
-      const low = this.lowFor(max);
-      for (let i = 0; i < n; i++) {
-        const v = values[i] as number;
-        if (v < DENSE_LIMIT_MS) low[v] = (low[v] as number) + 1;
-      }
-    }
-    this.total += n;
-    if (high) this.pushRun(runOf(Int32Array.from(high).sort()));
+  /** The tail values gathered so far, as one sorted run. */
+  private batchHigh(): void {
+    if (this.high.length === 0) return;
+    const sorted = Int32Array.from(this.high).sort();
+    this.high = [];
+    this.pushRun(runOf(sorted));
   }
 
   private pushRun(run: Run): void {
@@ -275,6 +278,7 @@ export class ValueCounts {
   }
 
   private flush(): void {
+    this.batchHigh();
     // The pending runs pairwise among themselves (each entry merged log(k) times), then once into the main run.
     let runs = this.pending;
     while (runs.length > 1) {
@@ -289,31 +293,51 @@ export class ValueCounts {
 
   /** The nearest-rank percentile (`p` in 0..100) of the counted values; null without values. */
   percentile(p: number): number | null {
-    if (this.total === 0) return null;
-    const rank = Math.max(1, Math.ceil((p / 100) * this.total));
+    return this.percentiles([p])[0] as number | null;
+  }
+
+  /** Nearest-rank percentiles (each `p` in 0..100, ascending) of the counted values, from one sort or one walk; nulls without values. */
+  percentiles(ps: readonly number[]): (number | null)[] {
+    if (this.total === 0) return ps.map(() => null);
+    const ranks = ps.map((p) => Math.max(1, Math.ceil((p / 100) * this.total)));
     if (!this.dense) {
-      if (!this.sorted) {
-        this.buf = this.buf.subarray(0, this.bufN).sort();
-        this.sorted = true;
-      }
-      return this.buf[rank - 1] as number;
+      const n = this.values.length;
+      if (scratch.length < n) scratch = new Int32Array(Math.max(n, scratch.length * 2));
+      const sorted = scratch.subarray(0, n);
+      for (let i = 0; i < n; i++) sorted[i] = this.values[i] as number;
+      sorted.sort();
+      return ranks.map((r) => sorted[r - 1] as number);
     }
     this.flush();
+    const out: (number | null)[] = [];
+    let next = 0;
     let seen = 0;
     const low = this.low;
     if (low !== null) {
-      for (let v = 0; v < low.length; v++) {
+      for (let v = 0; v < low.length && next < ranks.length; v++) {
         seen += low[v] as number;
-        if (seen >= rank) return v;
+        while (next < ranks.length && seen >= (ranks[next] as number)) {
+          out.push(v);
+          next++;
+        }
       }
     }
     const run = this.main;
-    for (let i = 0; i < run.n; i++) {
+    for (let i = 0; i < run.n && next < ranks.length; i++) {
       seen += run.counts[i] as number;
-      if (seen >= rank) return run.keys[i] as number;
+      while (next < ranks.length && seen >= (ranks[next] as number)) {
+        out.push(run.keys[i] as number);
+        next++;
+      }
     }
-    return run.keys[run.n - 1] as number;
+    while (out.length < ranks.length) out.push(run.n > 0 ? (run.keys[run.n - 1] as number) : null);
+    return out;
   }
+}
+
+function medianAndP95(values: ValueCounts | null): { medianMs: number | null; p95Ms: number | null } {
+  const [medianMs = null, p95Ms = null] = values ? values.percentiles([50, 95]) : [];
+  return { medianMs, p95Ms };
 }
 
 /**
@@ -464,8 +488,7 @@ export class Tally {
         tests: d?.tests ?? 0,
         failed: d?.failed ?? 0,
         availability: d ? percent(d.tests - d.failed, d.tests) : null,
-        medianMs: d?.values ? d.values.percentile(50) : null,
-        p95Ms: d?.values ? d.values.percentile(95) : null,
+        ...medianAndP95(d?.values ?? null),
       });
     }
     return {
@@ -475,8 +498,7 @@ export class Tally {
       outages: this.outages,
       longestOutageSeconds: this.longest,
       outageSeconds: this.outageSeconds,
-      medianMs: this.values.percentile(50),
-      p95Ms: this.values.percentile(95),
+      ...medianAndP95(this.values),
       alerts: this.alerts,
       days,
     };
