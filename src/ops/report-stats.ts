@@ -179,7 +179,7 @@ const TAIL_BATCH = 4096;
  * array, no buffer, per set: a monitor has 32 of them), and is sorted when its percentiles are read,
  * once, in one shared scratch typed array (a numeric sort, no comparator). A set many monitors add
  * to (`dense: true`: the account, its days, a group) counts the values below DENSE_LIMIT_MS in a
- * typed array indexed by the value, grown to the largest seen (at most 256 KB), so adding a monitor
+ * typed array indexed by the value (256 KB, resident only where values land), so adding a monitor
  * costs one sum per value; the rarer values above it gather in batches that become sorted runs of
  * (value, count), merged pairwise among themselves and once into the main run when they hold as
  * many entries as it (each entry merged O(log n) times). Memory is the distinct values seen, never
@@ -226,15 +226,10 @@ export class ValueCounts {
       this.total += values.length;
       return;
     }
-    let max = -1;
+    const low = this.lowArray();
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number;
-      if (v < DENSE_LIMIT_MS && v > max) max = v;
-    }
-    const low = max >= 0 ? this.lowFor(max) : null;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i] as number;
-      if (v < DENSE_LIMIT_MS) (low as Uint32Array)[v] = ((low as Uint32Array)[v] as number) + 1;
+      if (v < DENSE_LIMIT_MS) low[v] = (low[v] as number) + 1;
       else this.high.push(v);
     }
     this.total += values.length;
@@ -248,18 +243,18 @@ export class ValueCounts {
 
   private addDenseCount(value: number, count: number): void {
     if (value < DENSE_LIMIT_MS) {
-      const low = this.lowFor(value);
+      const low = this.lowArray();
       low[value] = (low[value] as number) + count;
     } else this.pushRun({ keys: Int32Array.of(value), counts: Uint32Array.of(count), n: 1 });
     this.total += count;
   }
 
-  private lowFor(value: number): Uint32Array {
-    if (this.low === null || this.low.length <= value) {
-      const grown = new Uint32Array(Math.min(DENSE_LIMIT_MS, Math.max(value + 1, (this.low?.length ?? 0) * 2, 1024)));
-      if (this.low) grown.set(this.low);
-      this.low = grown;
-    }
+  /**
+   * The dense counts, allocated whole at first use: 256 KB of zeroed memory that the system maps
+   * lazily, so only the pages values land on are resident (a Ping monitor's 20-300 ms touch one).
+   */
+  private lowArray(): Uint32Array {
+    this.low ??= new Uint32Array(DENSE_LIMIT_MS);
     return this.low;
   }
 
