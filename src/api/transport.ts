@@ -488,10 +488,11 @@ export class Transport {
    */
   private async turn(spec: CallSpec, display: string, run: Run, opts: CallOptions): Promise<() => void> {
     // Before the first send there is no failure to report: an interruption then is one of its own.
-    const err =
+    // Made only when a wait needs it: an error's stack costs more than the rest of a request's turn.
+    const err = () =>
       run.lastError ??
       new ApiError({ kind: 'network', method: spec.method, path: display, message: 'not sent: the service had asked to slow down (HTTP 429)' });
-    const wait = (ms: number) => this.pause(ms, run, opts, err, '; interrupted while waiting');
+    const wait = (ms: number) => this.pause(ms, run, opts, err(), '; interrupted while waiting');
     for (;;) {
       await this.gate.pass(wait);
       const passed = this.gate.until;

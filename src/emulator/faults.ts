@@ -3,7 +3,9 @@
  * replays the same sequence of faults. Beside the faults, a rate limit as a service has one
  * (`rate_limit_per_second`): a token bucket on the emulator clock, refilled at that rate and
  * holding `rate_limit_burst` tokens; a call that finds it empty is answered 429 with the whole
- * seconds until the next token in Retry-After (at least 1), and takes no token.
+ * seconds until the next token in Retry-After (at least 1), and takes no token. `repeat_data`
+ * answers every data item of the data endpoints (API 4.8) that many times in a row, as a service
+ * whose data store holds each test twice would: the answer's shape stays valid, its counts do not.
  */
 import { badRequest } from './errors.js';
 import { isObject, show } from './validate.js';
@@ -19,6 +21,8 @@ export interface FaultConfig {
   /** Tokens the bucket holds (requests that may come at once after a quiet time); default: one second's worth. */
   rate_limit_burst: number;
   drop_rate: number;
+  /** Each data item of a data answer sent this many times in a row; 1: as stored. */
+  repeat_data: number;
   methods: string[] | null;
   path_prefix: string | null;
   seed: number;
@@ -30,6 +34,8 @@ export interface FaultDecision {
   reject: { status: number; headers: Record<string, string>; error: string; label: string } | null;
   /** Process the request, then destroy the socket without answering. */
   drop: boolean;
+  /** Data items of the answer repeated this many times (1: not). */
+  repeatData: number;
 }
 
 /** mulberry32: tiny, fast, and good enough to spread faults evenly. */
@@ -52,6 +58,7 @@ const KEYS = [
   'rate_limit_per_second',
   'rate_limit_burst',
   'drop_rate',
+  'repeat_data',
   'methods',
   'path_prefix',
   'seed',
@@ -91,6 +98,7 @@ export function parseFaultConfig(body: unknown): FaultConfig {
     rate_limit_per_second: perSecond,
     rate_limit_burst: num('rate_limit_burst', Math.max(1, Math.ceil(perSecond)), 1, 1_000_000, true),
     drop_rate: num('drop_rate', 0, 0, 1, false),
+    repeat_data: num('repeat_data', 1, 1, 10, true),
     methods,
     path_prefix,
     seed: num('seed', 1, 0, 0xffffffff, true),
@@ -165,6 +173,18 @@ export class FaultInjector {
     } else if (errorRoll < c.error_rate) {
       reject = { status: c.error_status, headers: {}, error: `injected fault: HTTP ${c.error_status}`, label: 'error' };
     }
-    return { latencyMs: c.latency_ms, reject, drop: reject === null && dropRoll < c.drop_rate };
+    return { latencyMs: c.latency_ms, reject, drop: reject === null && dropRoll < c.drop_rate, repeatData: c.repeat_data };
   }
+}
+
+/**
+ * A data answer (`data` of one monitor, or `monitors[].data` of all) with each item repeated `times`
+ * times in a row; any other body as it is. Only the emulator's own answers pass here.
+ */
+export function repeatDataItems(body: unknown, times: number): unknown {
+  if (times <= 1 || !isObject(body)) return body;
+  const repeat = (items: unknown): unknown => (Array.isArray(items) ? items.flatMap((item) => Array.from({ length: times }, () => item)) : items);
+  if (Array.isArray(body.data)) return { ...body, data: repeat(body.data) };
+  if (Array.isArray(body.monitors)) return { ...body, monitors: body.monitors.map((m) => (isObject(m) ? { ...m, data: repeat(m.data) } : m)) };
+  return body;
 }

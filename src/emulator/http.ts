@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkV1, type Credentials, type TokenService } from './auth.js';
 import type { EmulatorClock } from './clock.js';
 import type { ControlContext } from './control.js';
-import type { FaultInjector } from './faults.js';
+import { repeatDataItems, type FaultInjector } from './faults.js';
 import type { Exchange, RecordedRequest, RequestLog } from './request-log.js';
 import {
   apiOf,
@@ -182,6 +182,10 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
     } else {
       drop = decision?.drop ?? false;
       result = await handleApi(rt, api, method, path, query, raw, req, entry);
+      if (decision && decision.repeatData > 1 && result.status === 200 && path.startsWith('/v1/Data/Monitor')) {
+        faultLabels.push('repeat_data');
+        result = { ...result, body: repeatDataItems(result.body, decision.repeatData) };
+      }
     }
   } catch (err) {
     result = internalError(api, path, err);

@@ -10,8 +10,16 @@
  * A monitor's first test after `since` (the service's time when verifying began) starts within one
  * `timer`; its reply counts within `ttl` (the longest round trip, 300 s, without one); `marginSeconds`
  * more covers the service's own delays. Past that with no result: no reply.
+ *
+ * Each answer passes the data rules (src/ops/data-rules.ts): a repeated test counts once, a round
+ * trip no test can have (negative, not finite, over a day) is no result, and a test from before
+ * `since` is not the first one; the result carries what the last answer had left out. A monitor
+ * deleted while it is verified (the data endpoint answers "no such monitor") is a result of its
+ * own, `deleted`, and the others go on.
  */
+import { isGoneError } from '../api/gone.js';
 import type { MonitoringApi } from '../api/types.js';
+import { admitData, noneLeftOut, type LeftOut } from '../api/data-rules.js';
 
 /** The longest round trip the service waits for when a monitor sets no ttl (seconds). */
 export const DEFAULT_REPLY_WAIT_SECONDS = 300;
@@ -31,9 +39,11 @@ export interface VerifyTarget {
 export type VerifyOutcome =
   | { status: 'completed'; seconds: number }
   | { status: 'no-reply'; waitedSeconds: number; error: string | null }
-  | { status: 'failed'; error: string };
+  | { status: 'failed'; error: string }
+  | { status: 'deleted' };
 
-export type VerifyResult = VerifyTarget & VerifyOutcome & { testStarted: number | null };
+/** `leftOut`: what the data rules left out of the last answer read for the monitor. */
+export type VerifyResult = VerifyTarget & VerifyOutcome & { testStarted: number | null; leftOut: LeftOut };
 
 export interface VerifyOptions {
   sleep: (ms: number) => Promise<void>;
@@ -64,15 +74,26 @@ export async function verifyRoundTrips(api: MonitoringApi, targets: readonly Ver
 }
 
 async function verifyOne(api: MonitoringApi, t: VerifyTarget, margin: number, o: VerifyOptions): Promise<VerifyResult> {
+  try {
+    return await pollFirstTest(api, t, margin, o);
+  } catch (err) {
+    // Deleted (by someone else) while verified: that monitor's line says so, the others go on.
+    if (isGoneError(err)) return { ...t, testStarted: null, leftOut: noneLeftOut(), status: 'deleted' };
+    throw err;
+  }
+}
+
+async function pollFirstTest(api: MonitoringApi, t: VerifyTarget, margin: number, o: VerifyOptions): Promise<VerifyResult> {
   // The service's now: the end of a data answer that asked for none.
   const since = (await api.getMonitorData(t.id, {})).end;
   const wait = t.timer * 60 + (t.ttl && t.ttl > 0 ? t.ttl : DEFAULT_REPLY_WAIT_SECONDS) + margin;
   const deadline = since + wait;
   for (;;) {
     const data = await api.getMonitorData(t.id, { begin: since, average: 'raw' });
-    const first = data.data.find((i) => i.utc_mktime >= since);
+    const leftOut = noneLeftOut();
+    const first = admitData(data.data, { from: since, to: data.end + 1 }, leftOut)[0];
     if (first) {
-      const base = { ...t, testStarted: first.utc_mktime };
+      const base = { ...t, testStarted: first.utc_mktime, leftOut };
       if (first.failed) {
         const error = first.error ?? 'failed without an error message';
         if (NO_REPLY.test(error)) return { ...base, status: 'no-reply', waitedSeconds: data.end - since, error };
@@ -81,8 +102,9 @@ async function verifyOne(api: MonitoringApi, t: VerifyTarget, margin: number, o:
       if (first.value !== null) return { ...base, status: 'completed', seconds: Math.round(first.value / 1000) };
       // In flight: no reply yet.
     }
-    if (data.end >= deadline) return { ...t, testStarted: first?.utc_mktime ?? null, status: 'no-reply', waitedSeconds: data.end - since, error: null };
-    if (o.signal?.aborted) return { ...t, testStarted: first?.utc_mktime ?? null, status: 'no-reply', waitedSeconds: data.end - since, error: 'interrupted' };
+    const waited = { ...t, testStarted: first?.utc_mktime ?? null, leftOut, status: 'no-reply' as const, waitedSeconds: data.end - since };
+    if (data.end >= deadline) return { ...waited, error: null };
+    if (o.signal?.aborted) return { ...waited, error: 'interrupted' };
     await o.sleep(o.pollMs);
   }
 }

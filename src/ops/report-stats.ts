@@ -42,9 +42,6 @@ export interface Outage {
   ongoing: boolean;
 }
 
-/** Counts of response values, keyed by whole milliseconds: exact percentiles that merge cheaply. */
-export type ValueCounts = Map<number, number>;
-
 export interface DayFigures {
   /** Unix seconds of the UTC day's start. */
   day: number;
@@ -85,45 +82,304 @@ export function percent(completed: number, tests: number): number | null {
   return tests === 0 ? null : (completed / tests) * 100;
 }
 
-/** The nearest-rank percentile (`p` in 0..100) of the counted values; null without values. */
-export function percentile(counts: ValueCounts, p: number): number | null {
-  let n = 0;
-  for (const c of counts.values()) n += c;
-  if (n === 0) return null;
-  const rank = Math.max(1, Math.ceil((p / 100) * n));
-  const keys = [...counts.keys()].sort((a, b) => a - b);
-  let seen = 0;
-  for (const k of keys) {
-    seen += counts.get(k) as number;
-    if (seen >= rank) return k;
+/**
+ * A sorted run of whole-millisecond values with their counts: `keys` ascending and distinct,
+ * `counts[i]` how often `keys[i]` was seen, `n` entries used.
+ */
+interface Run {
+  keys: Int32Array;
+  counts: Uint32Array;
+  n: number;
+}
+
+const EMPTY_RUN: Run = { keys: new Int32Array(0), counts: new Uint32Array(0), n: 0 };
+/** Pending entries merged at once at the least; below it a flush costs more than it saves. */
+const MIN_FLUSH_ENTRIES = 4096;
+
+/** A sorted Int32Array as a run (equal values counted). */
+function runOf(sorted: Int32Array): Run {
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
+  const keys = new Int32Array(distinct);
+  const counts = new Uint32Array(distinct);
+  let k = -1;
+  for (let i = 0; i < sorted.length; i++) {
+    const v = sorted[i] as number;
+    if (k < 0 || keys[k] !== v) keys[++k] = v;
+    counts[k] = (counts[k] as number) + 1;
   }
-  return keys[keys.length - 1] as number;
+  return { keys, counts, n: distinct };
 }
 
-export function addValue(counts: ValueCounts, value: number): void {
-  const k = Math.round(value);
-  counts.set(k, (counts.get(k) ?? 0) + 1);
+/** Two runs as one: a linear merge, equal keys' counts added. */
+function mergeRuns(a: Run, b: Run): Run {
+  if (a.n === 0) return b;
+  if (b.n === 0) return a;
+  // Locals, not property loads, in the loops: this is the report's innermost code.
+  const ak = a.keys;
+  const ac = a.counts;
+  const an = a.n;
+  const bk = b.keys;
+  const bc = b.counts;
+  const bn = b.n;
+  // Counted first, so that the result is allocated once at its size (a long-lived run holds no spare).
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < an && j < bn) {
+    const x = ak[i] as number;
+    const y = bk[j] as number;
+    if (x <= y) i++;
+    if (y <= x) j++;
+    n++;
+  }
+  n += an - i + (bn - j);
+  const keys = new Int32Array(n);
+  const counts = new Uint32Array(n);
+  i = 0;
+  j = 0;
+  let k = 0;
+  while (i < an && j < bn) {
+    const x = ak[i] as number;
+    const y = bk[j] as number;
+    if (x < y) {
+      keys[k] = x;
+      counts[k++] = ac[i++] as number;
+    } else if (y < x) {
+      keys[k] = y;
+      counts[k++] = bc[j++] as number;
+    } else {
+      keys[k] = x;
+      counts[k++] = (ac[i++] as number) + (bc[j++] as number);
+    }
+  }
+  if (i < an) {
+    keys.set(ak.subarray(i, an), k);
+    counts.set(ac.subarray(i, an), k);
+  } else if (j < bn) {
+    keys.set(bk.subarray(j, bn), k);
+    counts.set(bc.subarray(j, bn), k);
+  }
+  return { keys, counts, n };
 }
 
-export function mergeCounts(into: ValueCounts, from: ValueCounts): void {
-  for (const [k, c] of from) into.set(k, (into.get(k) ?? 0) + c);
+/** Values below this (whole ms) are counted in a dense array by a sum: most round trips are under a minute. */
+export const DENSE_LIMIT_MS = 65_536;
+
+/** The scratch a monitor's value set is sorted in: percentiles are read synchronously, one set at a time. */
+let scratch = new Int32Array(16_384);
+
+/** Tail values of an aggregate wait in a plain array until this many (or the main run's size) make one run. */
+const TAIL_BATCH = 4096;
+
+/**
+ * Counts of response values, keyed by whole milliseconds: exact percentiles that merge cheaply.
+ *
+ * A monitor's set (`dense: false`) keeps its values in a plain array of small integers (no typed
+ * array, no buffer, per set: a monitor has 32 of them), and is sorted when its percentiles are read,
+ * once, in one shared scratch typed array (a numeric sort, no comparator). A set many monitors add
+ * to (`dense: true`: the account, its days, a group) counts the values below DENSE_LIMIT_MS in a
+ * typed array indexed by the value (256 KB, resident only where values land), so adding a monitor
+ * costs one sum per value; the rarer values above it gather in batches that become sorted runs of
+ * (value, count), merged pairwise among themselves and once into the main run when they hold as
+ * many entries as it (each entry merged O(log n) times). Memory is the distinct values seen, never
+ * one entry per test, and does not grow with the number of monitors.
+ */
+export class ValueCounts {
+  /** A monitor's values. */
+  private values: number[] = [];
+  /** Dense counts of values below DENSE_LIMIT_MS (an aggregate's set). */
+  private low: Uint32Array | null = null;
+  /** Values at or above DENSE_LIMIT_MS not yet in a run (an aggregate's set). */
+  private high: number[] = [];
+  private main: Run = EMPTY_RUN;
+  private pending: Run[] = [];
+  private pendingEntries = 0;
+  /** Values counted. */
+  total = 0;
+
+  constructor(private readonly dense = false) {}
+
+  /** Adds one value (whole milliseconds). */
+  add(value: number): void {
+    if (this.dense) this.addDenseCount(value, 1);
+    else {
+      this.values.push(value);
+      this.total++;
+    }
+  }
+
+  /** Adds every value another ValueCounts holds. */
+  addAll(other: ValueCounts): void {
+    if (other.total === 0) return;
+    if (other.dense) {
+      // An aggregate into another: as (value, count) pairs.
+      const low = other.low;
+      if (low) for (let v = 0; v < low.length; v++) if (low[v] !== 0) this.addCount(v, low[v] as number);
+      other.flush();
+      for (let i = 0; i < other.main.n; i++) this.addCount(other.main.keys[i] as number, other.main.counts[i] as number);
+      return;
+    }
+    const values = other.values;
+    if (!this.dense) {
+      for (let i = 0; i < values.length; i++) this.values.push(values[i] as number);
+      this.total += values.length;
+      return;
+    }
+    const low = this.lowArray();
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (v < DENSE_LIMIT_MS) low[v] = (low[v] as number) + 1;
+      else this.high.push(v);
+    }
+    this.total += values.length;
+    if (this.high.length >= Math.max(TAIL_BATCH, this.main.n)) this.batchHigh();
+  }
+
+  private addCount(value: number, count: number): void {
+    if (this.dense) this.addDenseCount(value, count);
+    else for (let c = 0; c < count; c++) this.add(value);
+  }
+
+  private addDenseCount(value: number, count: number): void {
+    if (value < DENSE_LIMIT_MS) {
+      const low = this.lowArray();
+      low[value] = (low[value] as number) + count;
+    } else this.pushRun({ keys: Int32Array.of(value), counts: Uint32Array.of(count), n: 1 });
+    this.total += count;
+  }
+
+  /**
+   * The dense counts, allocated whole at first use: 256 KB of zeroed memory that the system maps
+   * lazily, so only the pages values land on are resident (a Ping monitor's 20-300 ms touch one).
+   */
+  private lowArray(): Uint32Array {
+    this.low ??= new Uint32Array(DENSE_LIMIT_MS);
+    return this.low;
+  }
+
+  /** The tail values gathered so far, as one sorted run. */
+  private batchHigh(): void {
+    if (this.high.length === 0) return;
+    const sorted = Int32Array.from(this.high).sort();
+    this.high = [];
+    this.pushRun(runOf(sorted));
+  }
+
+  private pushRun(run: Run): void {
+    this.pending.push(run);
+    this.pendingEntries += run.n;
+    if (this.pendingEntries >= Math.max(MIN_FLUSH_ENTRIES, this.main.n)) this.flush();
+  }
+
+  private flush(): void {
+    this.batchHigh();
+    // The pending runs pairwise among themselves (each entry merged log(k) times), then once into the main run.
+    let runs = this.pending;
+    while (runs.length > 1) {
+      const next: Run[] = [];
+      for (let i = 0; i < runs.length; i += 2) next.push(i + 1 < runs.length ? mergeRuns(runs[i] as Run, runs[i + 1] as Run) : (runs[i] as Run));
+      runs = next;
+    }
+    if (runs.length === 1) this.main = mergeRuns(this.main, runs[0] as Run);
+    this.pending = [];
+    this.pendingEntries = 0;
+  }
+
+  /** The nearest-rank percentile (`p` in 0..100) of the counted values; null without values. */
+  percentile(p: number): number | null {
+    return this.percentiles([p])[0] as number | null;
+  }
+
+  /** Nearest-rank percentiles (each `p` in 0..100, ascending) of the counted values, from one sort or one walk; nulls without values. */
+  percentiles(ps: readonly number[]): (number | null)[] {
+    if (this.total === 0) return ps.map(() => null);
+    const ranks = ps.map((p) => Math.max(1, Math.ceil((p / 100) * this.total)));
+    if (!this.dense) {
+      const n = this.values.length;
+      if (scratch.length < n) scratch = new Int32Array(Math.max(n, scratch.length * 2));
+      const sorted = scratch.subarray(0, n);
+      for (let i = 0; i < n; i++) sorted[i] = this.values[i] as number;
+      sorted.sort();
+      return ranks.map((r) => sorted[r - 1] as number);
+    }
+    this.flush();
+    const out: (number | null)[] = [];
+    let next = 0;
+    let seen = 0;
+    const low = this.low;
+    if (low !== null) {
+      for (let v = 0; v < low.length && next < ranks.length; v++) {
+        seen += low[v] as number;
+        while (next < ranks.length && seen >= (ranks[next] as number)) {
+          out.push(v);
+          next++;
+        }
+      }
+    }
+    const run = this.main;
+    for (let i = 0; i < run.n && next < ranks.length; i++) {
+      seen += run.counts[i] as number;
+      while (next < ranks.length && seen >= (ranks[next] as number)) {
+        out.push(run.keys[i] as number);
+        next++;
+      }
+    }
+    while (out.length < ranks.length) out.push(run.n > 0 ? (run.keys[run.n - 1] as number) : null);
+    return out;
+  }
+}
+
+function medianAndP95(values: ValueCounts | null): { medianMs: number | null; p95Ms: number | null } {
+  const [medianMs = null, p95Ms = null] = values ? values.percentiles([50, 95]) : [];
+  return { medianMs, p95Ms };
+}
+
+/**
+ * Finds the runs of consecutive failed tests of one monitor as its tests stream past, in time
+ * order (window after window of the data endpoint): only the run in progress is held.
+ */
+export class OutageScanner {
+  readonly outages: Outage[] = [];
+  private run: { start: number; tests: number } | null = null;
+
+  add(t: RawTest): void {
+    this.addTest(t.t, t.failed);
+  }
+
+  /** One test: its start (unix seconds) and whether it failed. */
+  addTest(start: number, failed: boolean): void {
+    if (failed) {
+      if (this.run) this.run.tests++;
+      else this.run = { start, tests: 1 };
+    } else if (this.run) {
+      const run = this.run;
+      if (run.tests >= MIN_OUTAGE_TESTS) this.outages.push({ start: run.start, end: start, seconds: start - run.start, tests: run.tests, ongoing: false });
+      this.run = null;
+    }
+  }
+
+  /** The outages, the one still running at the period's end `to` included (`ongoing`). */
+  finish(to: number): Outage[] {
+    const run = this.run;
+    if (run && run.tests >= MIN_OUTAGE_TESTS) this.outages.push({ start: run.start, end: to, seconds: to - run.start, tests: run.tests, ongoing: true });
+    this.run = null;
+    return this.outages;
+  }
 }
 
 /** Runs of consecutive failed tests, in time order; `tests` sorted by start, all within [from, to). */
 export function outagesOf(tests: readonly RawTest[], to: number): Outage[] {
-  const out: Outage[] = [];
-  let run: { start: number; tests: number } | null = null;
-  for (const t of tests) {
-    if (t.failed) {
-      if (run) run.tests++;
-      else run = { start: t.t, tests: 1 };
-    } else if (run) {
-      if (run.tests >= MIN_OUTAGE_TESTS) out.push({ start: run.start, end: t.t, seconds: t.t - run.start, tests: run.tests, ongoing: false });
-      run = null;
-    }
-  }
-  if (run && run.tests >= MIN_OUTAGE_TESTS) out.push({ start: run.start, end: to, seconds: to - run.start, tests: run.tests, ongoing: true });
-  return out;
+  const scan = new OutageScanner();
+  for (const t of tests) scan.add(t);
+  return scan.finish(to);
+}
+
+interface Day {
+  tests: number;
+  failed: number;
+  /** Response values of the day (null where per-day values are not kept). */
+  values: ValueCounts | null;
 }
 
 /**
@@ -133,9 +389,15 @@ export function outagesOf(tests: readonly RawTest[], to: number): Outage[] {
 export class Tally {
   /**
    * `perDayValues: false` keeps no value counts per day (a group's daily median and p95 are then
-   * null): a group's days cost 31 maps of thousands of entries each, 20 groups half a gigabyte.
+   * null): a group's days would hold 31 sets of the values its period holds already.
    */
-  constructor(private readonly perDayValues = true) {}
+  constructor(
+    private readonly perDayValues = true,
+    /** Many monitors add to it (the account, a group): value counts kept dense (ValueCounts). */
+    private readonly aggregate = false,
+  ) {
+    this.values = new ValueCounts(aggregate);
+  }
 
   tests = 0;
   failed = 0;
@@ -143,26 +405,43 @@ export class Tally {
   outageSeconds = 0;
   longest: number | null = null;
   alerts: number | null = 0;
-  readonly values: ValueCounts = new Map();
-  readonly days = new Map<number, { tests: number; failed: number; values: ValueCounts }>();
+  readonly values: ValueCounts;
+  readonly days = new Map<number, Day>();
 
+  /** The day a monitor's tests last went to: tests come in time order, 288 a day at a 5-minute timer. */
+  private last: { day: number; d: Day } | null = null;
+
+  private day(day: number): Day {
+    if (this.last?.day === day) return this.last.d;
+    let d = this.days.get(day);
+    if (!d) {
+      d = { tests: 0, failed: 0, values: this.perDayValues ? new ValueCounts(this.aggregate) : null };
+      this.days.set(day, d);
+    }
+    this.last = { day, d };
+    return d;
+  }
+
+  /**
+   * Adds a monitor's tests (any order). Values wait unsorted; each value set (the period, each
+   * UTC day) is sorted once, by a numeric sort of a typed array, when it is first read.
+   */
   addTests(tests: readonly RawTest[]): void {
-    for (const t of tests) {
-      this.tests++;
-      const day = Math.floor(t.t / DAY_SECONDS) * DAY_SECONDS;
-      let d = this.days.get(day);
-      if (!d) {
-        d = { tests: 0, failed: 0, values: new Map() };
-        this.days.set(day, d);
-      }
-      d.tests++;
-      if (t.failed) {
-        this.failed++;
-        d.failed++;
-      } else if (t.value !== null && Number.isFinite(t.value)) {
-        addValue(this.values, t.value);
-        addValue(d.values, t.value);
-      }
+    for (const t of tests) this.addTest(t.t, t.failed, t.value);
+  }
+
+  /** One test: its start (unix seconds), whether it failed, its value (ms; null without a response). */
+  addTest(start: number, failed: boolean, value: number | null): void {
+    this.tests++;
+    const d = this.day(start - (start % DAY_SECONDS));
+    d.tests++;
+    if (failed) {
+      this.failed++;
+      d.failed++;
+    } else if (value !== null && Number.isFinite(value)) {
+      const v = Math.round(value);
+      this.values.add(v);
+      d.values?.add(v);
     }
   }
 
@@ -185,16 +464,12 @@ export class Tally {
     this.outageSeconds += other.outageSeconds;
     if (other.longest !== null) this.longest = this.longest === null ? other.longest : Math.max(this.longest, other.longest);
     this.addAlerts(other.alerts);
-    mergeCounts(this.values, other.values);
+    this.values.addAll(other.values);
     for (const [day, d] of other.days) {
-      let mine = this.days.get(day);
-      if (!mine) {
-        mine = { tests: 0, failed: 0, values: new Map() };
-        this.days.set(day, mine);
-      }
+      const mine = this.day(day);
       mine.tests += d.tests;
       mine.failed += d.failed;
-      if (this.perDayValues) mergeCounts(mine.values, d.values);
+      if (mine.values && d.values) mine.values.addAll(d.values);
     }
   }
 
@@ -208,8 +483,7 @@ export class Tally {
         tests: d?.tests ?? 0,
         failed: d?.failed ?? 0,
         availability: d ? percent(d.tests - d.failed, d.tests) : null,
-        medianMs: d && this.perDayValues ? percentile(d.values, 50) : null,
-        p95Ms: d && this.perDayValues ? percentile(d.values, 95) : null,
+        ...medianAndP95(d?.values ?? null),
       });
     }
     return {
@@ -219,8 +493,7 @@ export class Tally {
       outages: this.outages,
       longestOutageSeconds: this.longest,
       outageSeconds: this.outageSeconds,
-      medianMs: percentile(this.values, 50),
-      p95Ms: percentile(this.values, 95),
+      ...medianAndP95(this.values),
       alerts: this.alerts,
       days,
     };

@@ -4,8 +4,11 @@
  * Contract: `buildReport(api, request)` reads the monitors (and the groups it needs), then each
  * monitor's RAW test data over the period in windows of at most DATA_WINDOW_SECONDS (a month of
  * 5-minute tests is 8,640 items; a window keeps every answer a few hundred kilobytes), at most
- * `concurrency` monitors at a time on top of the client's own cap; it keeps per monitor only counts
- * (report-stats.ts), so memory does not grow with the number of tests. Alert counts come from
+ * `concurrency` monitors at a time on top of the client's own cap. Each window passes the data
+ * rules (data-rules.ts: repeats counted once, values no test can have and times outside the window
+ * left out, all said in one note) and streams into the monitor's figures, then is dropped; the
+ * account and groups keep sorted runs of value counts (report-stats.ts), so memory grows with
+ * neither the number of tests nor the number of monitors, beyond each monitor's own row. Alert counts come from
  * `Status/Filter`, whose `t` is "seconds back from now" (API 4.2, no maximum documented): the
  * alerts of (from, to] are `alert_count(t = now - from) - alert_count(t = now - to)`, read with
  * one `prefix` per first character of the selected labels (the API wants at least one filter).
@@ -14,14 +17,15 @@
  * The period is in UTC: `--month 2026-10` is [2026-10-01, 2026-11-01), `--since 30d` the 30 days
  * before `--until` (default: the service's now). A period reaching past now ends at now.
  */
-import type { MonitoringApi, PausedAlert } from '../api/types.js';
+import type { DataItem, MonitoringApi, PausedAlert } from '../api/types.js';
 import type { Monitor } from '../model/live.js';
 import { UsageError, UserError } from '../util/errors.js';
 import { quote } from '../util/safe-text.js';
 import { parseDuration } from './duration.js';
 import { resolveMonitor, suggestions } from './resolve.js';
 import { filterEntries } from './status-filter.js';
-import { ACCOUNTING, DAY_SECONDS, Tally, outagesOf, type Figures, type Outage, type RawTest } from './report-stats.js';
+import { admitData, leftOutNote, noneLeftOut, type LeftOut } from '../api/data-rules.js';
+import { ACCOUNTING, DAY_SECONDS, OutageScanner, Tally, type Figures, type Outage } from './report-stats.js';
 
 export const REPORT_VERSION = 1;
 /** The longest data read in one request. */
@@ -134,19 +138,32 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T, index
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** The monitor's raw tests started in [from, to), read in windows; sorted by start. */
-export async function readTests(api: MonitoringApi, id: string, from: number, to: number): Promise<RawTest[]> {
-  const tests: RawTest[] = [];
+/** One window's items through the data rules, straight into the tally and the outage scanner: no copy per test. */
+function countWindow(items: readonly DataItem[], window: { from: number; to: number }, leftOut: LeftOut, tally: Tally, scan: OutageScanner): void {
+  for (const d of admitData(items, window, leftOut)) {
+    tally.addTest(d.utc_mktime, d.failed, d.failed ? null : d.value);
+    scan.addTest(d.utc_mktime, d.failed);
+  }
+}
+
+/**
+ * Streams one monitor's raw tests over [from, to), window by window, into its tally and its
+ * outages: each window's items pass the data rules (data-rules.ts: the window is the period asked
+ * for), then are dropped, so a monitor holds one window's answer at a time. What the rules left
+ * out is added to `leftOut`.
+ */
+export async function readMonitor(api: MonitoringApi, id: string, from: number, to: number, leftOut: LeftOut): Promise<{ tally: Tally; outages: Outage[] }> {
+  const tally = new Tally();
+  const scan = new OutageScanner();
   for (let begin = from; begin < to; begin += DATA_WINDOW_SECONDS) {
     // `begin` and `end` are both inclusive on the service: windows end one second before the next.
     const end = Math.min(begin + DATA_WINDOW_SECONDS, to) - 1;
-    const data = await api.getMonitorData(id, { begin, end, average: 'raw' });
-    for (const d of data.data) {
-      if (d.utc_mktime >= from && d.utc_mktime < to) tests.push({ t: d.utc_mktime, failed: d.failed, value: d.failed ? null : d.value });
-    }
+    // Counted by a function of its own, so that no reference to the answer outlives it in this frame.
+    countWindow((await api.getMonitorData(id, { begin, end, average: 'raw' })).data, { from: begin, to: end + 1 }, leftOut, tally, scan);
   }
-  tests.sort((a, b) => a.t - b.t);
-  return tests;
+  const outages = scan.finish(to);
+  tally.addOutages(outages);
+  return { tally, outages };
 }
 
 interface Selection {
@@ -220,22 +237,19 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
   // `--since 30d` means 30 days of the service's clock (an emulator's may be anywhere).
   const period = typeof req.period === 'function' ? req.period(req.now()) : req.period;
   req.onProgress?.({ kind: 'start', monitors: monitors.length });
-  const account = new Tally();
+  const account = new Tally(true, true);
+  const leftOut = noneLeftOut();
   const groupTallies = new Map<string, Tally>();
   const groupsOf = new Map<string, string[]>();
   for (const [name, members] of groups) {
     // Groups keep daily tests and failures, not daily response times (report-stats.ts Tally).
-    groupTallies.set(name, new Tally(false));
+    groupTallies.set(name, new Tally(false, true));
     for (const id of members) groupsOf.set(id, [...(groupsOf.get(id) ?? []), name]);
   }
   const rows: ReportMonitor[] = new Array(monitors.length);
   let done = 0;
   await pool(monitors, concurrency, async (m, i) => {
-    const tests = await readTests(api, m.id, period.from, period.to);
-    const outages = outagesOf(tests, period.to);
-    const t = new Tally();
-    t.addTests(tests);
-    t.addOutages(outages);
+    const { tally: t, outages } = await readMonitor(api, m.id, period.from, period.to, leftOut);
     const inGroups = [...(groupsOf.get(m.id) ?? [])].sort();
     // Merged at once and dropped: a monitor's value counts are thousands of entries, 1,000 monitors' would be hundreds of MB.
     account.merge(t);
@@ -254,6 +268,8 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
     account.addAlerts(n);
     for (const g of row.groups) groupTallies.get(g)?.addAlerts(n);
   });
+  const dataNote = leftOutNote(leftOut);
+  if (dataNote !== null) notes.push(dataNote);
   if (rows.some((r) => r.figures.alerts === null)) notes.push('Alerts are unknown (—) where Status/Filter did not list the monitor.');
   notes.push('Time paused over the period is not known: the API tells only the pauses running now (shown per monitor).');
   if (period.to > req.now() - 60) notes.push('The period ends now: tests still running at its end count as they were reported then.');

@@ -7,6 +7,7 @@
  */
 import type { StatusSummary } from '../api/types.js';
 import type { StatusApi } from './connect.js';
+import { admitData, noneLeftOut, type LeftOut } from '../api/data-rules.js';
 
 export interface StatusRow {
   id: string;
@@ -33,13 +34,15 @@ export const MAX_DESCRIBED = 20;
 export interface ActiveAlertApi {
   getStatusFilter(q: { t?: number; prefix?: string }): Promise<{ monitor_list: { monitor: string; last_alert: { alert: string; time: string } | null }[] }>;
   listAlerts(): Promise<{ id: string; subject_init: string }[]>;
-  getMonitorData(id: string, q: { begin?: number; average?: 'raw' }): Promise<{ data: { utc_mktime: number; failed: boolean; value: number | null; error: string | null }[] }>;
+  getMonitorData(id: string, q: { begin?: number; average?: 'raw' }): Promise<{ end: number; data: { utc_mktime: number; failed: boolean; value: number | null; error: string | null }[] }>;
 }
 
 /**
  * Names the alert of each alerting row and since when (v1 only: its status filter names the last
  * alert, its data the last successful test). The alert's timeout counts from that test, so the
- * first failed test after it is when the outage began. A day back at most: the data kept.
+ * first failed test after it is when the outage began. A day back at most: the data kept. The
+ * data passes the data rules (data-rules.ts) first: a repeated test counts once, a value no test
+ * can have is no success; what they left out is added to `report.leftOut`.
  */
 export async function describeActive(api: ActiveAlertApi, report: StatusReport, nowSeconds: number): Promise<void> {
   const rows = report.monitors.filter((m) => m.alert_active).slice(0, MAX_DESCRIBED);
@@ -50,8 +53,9 @@ export async function describeActive(api: ActiveAlertApi, report: StatusReport, 
     // The filter needs a filter: the label as a prefix, then this monitor's entry by id.
     const filter = await api.getStatusFilter({ t: day, prefix: row.label });
     const fired = filter.monitor_list.find((e) => e.monitor === row.id)?.last_alert ?? null;
-    const data = await api.getMonitorData(row.id, { begin: nowSeconds - day, average: 'raw' });
-    const points = [...data.data].sort((a, b) => a.utc_mktime - b.utc_mktime);
+    const begin = nowSeconds - day;
+    const data = await api.getMonitorData(row.id, { begin, average: 'raw' });
+    const points = admitData(data.data, { from: begin, to: Math.max(data.end, nowSeconds) + 1 }, (report.leftOut ??= noneLeftOut()));
     let since: number | null = null;
     for (const p of points) {
       // A test still in flight (no reply yet, no error: neither failed nor passed) says nothing yet.
@@ -73,6 +77,8 @@ export interface StatusReport {
   monitor_count: number | null;
   /** The rows shown: active ones, or all with `all`; by label, then id. */
   monitors: StatusRow[];
+  /** What the data rules left out of the data read to describe active alerts (`describeActive`). */
+  leftOut?: LeftOut;
 }
 
 export const EXIT_ALERT_ACTIVE = 3;

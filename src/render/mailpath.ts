@@ -9,6 +9,7 @@ import { formatFinding } from './findings.js';
 import type { MailPathReport, MonitorPath, Outcome, StepStatus } from '../mailpath/test-paths.js';
 import { SENDING_ADDRESS_LIST } from '../mailpath/sending-addresses.js';
 import type { VerifyResult } from '../mailpath/verify.js';
+import { leftOutNote } from '../api/data-rules.js';
 import { escapeControl } from '../util/safe-text.js';
 import { plural } from '../util/plural.js';
 import { codeBlock, mdCode, mdText } from './plan-markdown.js';
@@ -104,14 +105,22 @@ export function renderVerifyLine(r: VerifyResult, opts: { color?: boolean } = {}
   const label = c.bold(escapeControl(r.label));
   switch (r.status) {
     case 'completed':
-      return `  ${c.green('✓')} ${label}: round trip completed in ${r.seconds} s`;
+      return `  ${c.green('✓')} ${label}: round trip completed in ${r.seconds} s${leftOutText(r)}`;
     case 'no-reply': {
       const recorded = r.error ? ` (the service recorded: ${escapeControl(r.error)})` : ` within ${r.waitedSeconds} s`;
-      return `  ${c.red('✗')} ${label}: no reply${recorded}: is the test account's forwarder set up?`;
+      return `  ${c.red('✗')} ${label}: no reply${recorded}: is the test account's forwarder set up?${leftOutText(r)}`;
     }
     case 'failed':
-      return `  ${c.red('✗')} ${label}: the first test failed: ${escapeControl(r.error)}`;
+      return `  ${c.red('✗')} ${label}: the first test failed: ${escapeControl(r.error)}${leftOutText(r)}`;
+    case 'deleted':
+      return `  ${c.yellow('!')} ${label}: deleted while it was being verified (the service no longer has it): not verified`;
   }
+}
+
+/** The data rules' note, when they left something out of the answer the line is drawn from. */
+function leftOutText(r: VerifyResult): string {
+  const note = leftOutNote(r.leftOut);
+  return note === null ? '' : ` (${note.replace(/\.$/, '')})`;
 }
 
 export function renderVerifySummary(results: readonly VerifyResult[]): string {

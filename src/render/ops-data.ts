@@ -4,6 +4,7 @@
 import pc from 'picocolors';
 import type { MonitorData } from '../api/types.js';
 import { buildChart, summarize, DEFAULT_CHART_WIDTH } from '../ops/chart.js';
+import { anyLeftOut, leftOutNote, type LeftOut } from '../api/data-rules.js';
 import { formatDuration } from '../ops/duration.js';
 import { formatMs, safe, utcMinute } from './ops-words.js';
 import { plural } from '../util/plural.js';
@@ -22,8 +23,11 @@ export interface DataRenderOptions {
   timer?: number | null;
 }
 
-export function renderDataText(data: MonitorData, options: DataRenderOptions): string {
+/** `leftOut`: what the data rules (ops/data-rules.ts) left out of the answer, said in a note after everything. */
+export function renderDataText(data: MonitorData & { leftOut?: LeftOut }, options: DataRenderOptions): string {
   const c = pc.createColors(options.color);
+  const note = data.leftOut ? leftOutNote(data.leftOut) : null;
+  const withNote = (text: string): string => (note === null ? text : `${text}${c.yellow(note)}\n`);
   const label = safe(data.monitor_label);
   const window = `last ${formatDuration(options.sinceSeconds, 4)}`;
   const shape = { raw: 'raw tests', hour: 'hourly averages', day: 'daily averages' }[options.average];
@@ -35,7 +39,7 @@ export function renderDataText(data: MonitorData, options: DataRenderOptions): s
     lines.push(
       c.dim(`A new monitor's first test runs about ${every} after it is created, then every ${every}: a monitor applied just now has no data yet.`),
     );
-    return `${lines.join('\n')}\n`;
+    return withNote(`${lines.join('\n')}\n`);
   }
 
   const points = [...data.data].sort((a, b) => a.utc_mktime - b.utc_mktime);
@@ -75,10 +79,15 @@ export function renderDataText(data: MonitorData, options: DataRenderOptions): s
     const why = lastFailure.error ? `: ${safe(lastFailure.error)}` : '';
     lines.push(c.dim(`last failure ${utcMinute(lastFailure.utc_mktime * 1000)}${why}`));
   }
-  return `${lines.join('\n')}\n`;
+  return withNote(`${lines.join('\n')}\n`);
 }
 
-/** The canonical data, as the client returns it. */
-export function renderDataJson(data: MonitorData): string {
-  return `${JSON.stringify(data, null, 2)}\n`;
+/** The canonical data, as the client returns it after the data rules; `left_out` only when they left something out. */
+export function renderDataJson(data: MonitorData & { leftOut?: LeftOut }): string {
+  const { leftOut, ...canonical } = data;
+  const body =
+    leftOut && anyLeftOut(leftOut)
+      ? { ...canonical, left_out: { repeated: leftOut.repeated, out_of_domain: leftOut.outOfDomain, outside_period: leftOut.outsidePeriod } }
+      : canonical;
+  return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -3,6 +3,7 @@
  */
 import pc from 'picocolors';
 import type { WindowPauses } from '../ops/maintenance.js';
+import { leftOutNote } from '../api/data-rules.js';
 import type { StatusReport, StatusRow } from '../ops/status.js';
 import { clockTime, quoted, safe, table, utcMinute } from './ops-words.js';
 import { quote } from '../util/safe-text.js';
@@ -37,6 +38,8 @@ export function renderStatusText(report: StatusReport, options: StatusTextOption
     );
   }
   lines.push(summaryLine(report, c));
+  const dataNote = report.leftOut ? leftOutNote(report.leftOut) : null;
+  if (dataNote !== null) lines.push(c.yellow(dataNote));
   if (options.maintenance !== undefined) {
     if (options.maintenance.length === 0) lines.push('No alert is paused by a maintenance window.');
     for (const w of options.maintenance) {

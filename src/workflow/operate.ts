@@ -56,7 +56,10 @@ export async function dataFlow(ctx: CommandContext, opts: DataFlowOptions): Prom
     // `begin` on the service's clock (the monitor list's Date header just told it); `end` is left to
     // the service, whose default is its own now.
     const begin = Math.floor(ctx.serviceNow(api) / 1000) - opts.sinceSeconds;
-    const data = await api.getMonitorData(monitor.id, { begin, average: opts.average });
+    // Repeated items counted once, values outside the documented domain left out and counted
+    // (src/api/data-rules.ts): the same rules as report, status and apply --verify.
+    const { admitMonitorData } = await import('../api/data-rules.js');
+    const data = admitMonitorData(await api.getMonitorData(monitor.id, { begin, average: opts.average }), opts.average);
     return { data, timer: monitor.timer };
   } finally {
     await api.close();

@@ -321,6 +321,16 @@ describe('data, hops, pauses, tokens', () => {
     );
   });
 
+  it('keeps a data item that is already canonical as parsed, and copies any other into the canonical shape', () => {
+    const canonical = { value: 1500, failed: false, error: null, samples: null, alert_matches: [], time: 't', utc_time: 'u', utc_mktime: 5 };
+    expect(normalizeDataItem(canonical)).toBe(canonical);
+    const extra = { ...canonical, extra: 'x' };
+    expect(normalizeDataItem(extra)).toEqual(canonical);
+    expect(Object.keys(normalizeDataItem({ failed: false, value: 1500, error: null, samples: null, alert_matches: [], time: 't', utc_time: 'u', utc_mktime: 5 }))).toEqual(Object.keys(canonical));
+    const quirky = { ...canonical, utc_mktime: '5', alert_matches: [7] };
+    expect(normalizeDataItem(quirky)).toEqual({ ...canonical, alert_matches: ['7'] });
+  });
+
   it('reads hop analysis as arrays of arrays', () => {
     const r = normalizeResponseAnalysis({
       begin: 1,

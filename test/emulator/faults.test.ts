@@ -70,6 +70,22 @@ describe('fault injection', () => {
     expect(await groupNames()).toEqual(['made-but-unanswered']);
   });
 
+  it('repeat_data sends each data item of a data answer that many times in a row, and leaves other answers alone', async () => {
+    const [monitor] = (await emu.control.seed({ monitors: [{ label: 'rep', type: 'smtp', ip_address: 'mx', test_account: 'r@example.org', timer: 5 }] })).monitors;
+    const t0 = 1_790_000_000;
+    await emu.control.setData(monitor!, [
+      { utc_mktime: t0, value: 1200, failed: false },
+      { utc_mktime: t0 + 300, value: null, failed: true, error: 'no response' },
+    ]);
+    await emu.control.faults({ repeat_data: 2 });
+    const r = await apiCall(emu, 'GET', `/v1/Data/Monitor/${monitor}/?begin=${t0 - 1}&end=${t0 + 600}`);
+    expect(r.json.data.map((d: { utc_mktime: number }) => d.utc_mktime)).toEqual([t0, t0, t0 + 300, t0 + 300]);
+    expect((await emu.control.requests()).at(-1)).toMatchObject({ status: 200, fault: 'repeat_data' });
+    const list = await apiCall(emu, 'GET', '/v1/Config/Monitor/');
+    expect(list.status).toBe(200);
+    expect((await emu.control.requests()).at(-1)).toMatchObject({ status: 200, fault: null });
+  });
+
   it('is deterministic for a given seed', async () => {
     const run = async (): Promise<number[]> => {
       await emu.control.faults({ error_rate: 0.5, seed: 42 });

@@ -75,6 +75,26 @@ describe('apply --verify: the first round trip', () => {
     ]);
   });
 
+  it('a monitor deleted while it is verified gets its own line; the others are verified to the end', async () => {
+    const kept = await monitor('mx-kept');
+    const gone = await monitor('mx-gone');
+    let deleted = false;
+    const sleep = async () => {
+      if (!deleted) {
+        deleted = true;
+        expect((await apiCall(emu, 'DELETE', `/v1/Config/Monitor/${gone.id}/`)).status).toBe(200);
+      }
+      await emu.control.advance(20);
+    };
+    const lines: string[] = [];
+    const results = await verifyRoundTrips(api, [kept, gone], { sleep, pollMs: 1, onResult: (r) => lines.push(`${r.label} ${r.status}`) });
+    expect(results.map((r) => [r.label, r.status])).toEqual([
+      ['mx-kept', 'completed'],
+      ['mx-gone', 'deleted'],
+    ]);
+    expect(lines.sort()).toEqual(['mx-gone deleted', 'mx-kept completed']);
+  });
+
   it('gives up at timer + ttl + the margin when no result ever shows', async () => {
     const a = await monitor('mx-a', { ttl: 60 });
     // Data set through the control API replaces the simulation's: no test ever shows.

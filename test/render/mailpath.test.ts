@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MailPathReport, MonitorPath } from '../../src/mailpath/test-paths.js';
 import { SENDING_ADDRESS_LIST, SERVICE_SENDING_ADDRESSES } from '../../src/mailpath/sending-addresses.js';
 import { renderMailPathMarkdown, renderMailPathText, renderVerifyLine, renderVerifySummary } from '../../src/render/mailpath.js';
+import { noneLeftOut } from '../../src/api/data-rules.js';
 
 const base = { test_account: 'probe@example.com', port: 25, family: 4 as const, use_tls: 'auto' as const };
 
@@ -87,11 +88,19 @@ describe('monsync test report', () => {
 });
 
 describe('apply --verify lines', () => {
-  const t = { id: '1', label: 'mx-eu-1', timer: 5, ttl: 300, testStarted: 1 };
+  const t = { id: '1', label: 'mx-eu-1', timer: 5, ttl: 300, testStarted: 1, leftOut: noneLeftOut() };
   it('say what became of each first round trip', () => {
     expect(renderVerifyLine({ ...t, status: 'completed', seconds: 12 })).toBe('  ✓ mx-eu-1: round trip completed in 12 s');
     expect(renderVerifyLine({ ...t, status: 'no-reply', waitedSeconds: 660, error: null })).toBe("  ✗ mx-eu-1: no reply within 660 s: is the test account's forwarder set up?");
     expect(renderVerifyLine({ ...t, status: 'failed', error: '550 5.1.1 test account mailbox unavailable' })).toBe('  ✗ mx-eu-1: the first test failed: 550 5.1.1 test account mailbox unavailable');
     expect(renderVerifySummary([{ ...t, status: 'completed', seconds: 3 }])).toBe('Verified: 1 round trip completed.');
+  });
+
+  it('say when a monitor was deleted while it was verified, and what the data rules left out of the answer', () => {
+    expect(renderVerifyLine({ ...t, testStarted: null, status: 'deleted' })).toBe('  ! mx-eu-1: deleted while it was being verified (the service no longer has it): not verified');
+    expect(renderVerifySummary([{ ...t, status: 'completed', seconds: 3 }, { ...t, status: 'deleted' }])).toBe('Verify failed: 1 of 2 monitors did not complete a round trip.');
+    expect(renderVerifyLine({ ...t, status: 'completed', seconds: 4, leftOut: { repeated: 2, outOfDomain: 0, outsidePeriod: 0 } })).toBe(
+      '  ✓ mx-eu-1: round trip completed in 4 s (Left out of every figure: 2 repeated data items (each test counted once))',
+    );
   });
 });

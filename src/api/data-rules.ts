@@ -1,0 +1,135 @@
+/**
+ * The boundary rules for test data (API 2.8 data items), the one place that decides which items
+ * of a data answer any figure may use: `data`, `status`, `apply --verify` and `report` all read the
+ * service's data through `admitData` (`admitMonitorData` for a whole answer), as configuration is
+ * read through the loader's rules. Here in `api/`, beside `normalize.ts`, so that every reader
+ * (ops, mailpath, render) reaches the same rules: normalize makes an answer's shape canonical,
+ * these decide which of its items are facts about tests.
+ *
+ * An item is left out, and counted, when it is
+ * - **repeated**: a raw test is known by its start (`utc_mktime`), an hourly or daily average by
+ *   its bucket's start; a service that answers an item twice has still run one test. Of the copies
+ *   the settled one is kept (failed, or with a value, over one still in flight), else the first;
+ * - **out of domain**: a `utc_mktime` that is not a whole number of seconds, a `value` that is not
+ *   finite, below 0 ms or above MAX_ROUND_TRIP_MS (no test runs that long: the longest `ttl` is
+ *   1,800 s), or `samples` that is not a whole number of at least 0;
+ * - **outside the period** asked for: started before `from` or at/after `to`.
+ * What was left out is a `LeftOut` value; `leftOutNote` says it in one sentence for every surface,
+ * and nothing is said when nothing was left out.
+ */
+import type { DataItem, MonitorData } from './types.js';
+import { plural } from '../util/plural.js';
+
+/** The longest round trip a data item may record: one day, in milliseconds. */
+export const MAX_ROUND_TRIP_MS = 86_400_000;
+
+export interface LeftOut {
+  repeated: number;
+  outOfDomain: number;
+  outsidePeriod: number;
+}
+
+/** The items' period: unix seconds, `from` inclusive, `to` exclusive. */
+export interface DataPeriod {
+  from: number;
+  to: number;
+}
+
+/** What the rules read of an item: the API's data item, or a leaner copy of its fields. */
+export type DataPoint = Pick<DataItem, 'utc_mktime' | 'value' | 'failed'> & { samples?: number | null };
+
+export function noneLeftOut(): LeftOut {
+  return { repeated: 0, outOfDomain: 0, outsidePeriod: 0 };
+}
+
+export function addLeftOut(into: LeftOut, from: LeftOut): void {
+  into.repeated += from.repeated;
+  into.outOfDomain += from.outOfDomain;
+  into.outsidePeriod += from.outsidePeriod;
+}
+
+export function anyLeftOut(l: LeftOut): boolean {
+  return l.repeated + l.outOfDomain + l.outsidePeriod > 0;
+}
+
+/** Whether the item's fields are within the documented domain. */
+export function inDomain(item: DataPoint): boolean {
+  const { utc_mktime: t, value, samples } = item;
+  if (!Number.isSafeInteger(t)) return false;
+  if (value !== null && !(value >= 0 && value <= MAX_ROUND_TRIP_MS)) return false;
+  if (samples !== undefined && samples !== null && !(Number.isSafeInteger(samples) && samples >= 0)) return false;
+  return true;
+}
+
+/** One item at the boundary: true when it may count; otherwise it is counted in `leftOut` (repeats aside). */
+export function admitOne(item: DataPoint, period: DataPeriod, leftOut: LeftOut): boolean {
+  if (!inDomain(item)) {
+    leftOut.outOfDomain++;
+    return false;
+  }
+  if (item.utc_mktime < period.from || item.utc_mktime >= period.to) {
+    leftOut.outsidePeriod++;
+    return false;
+  }
+  return true;
+}
+
+/** A settled item (a result, failed or with a value) outranks one in flight. */
+function settled(item: DataPoint): boolean {
+  return item.failed || item.value !== null;
+}
+
+/**
+ * Keeps one item per start time of `items`, which are sorted by `utc_mktime` (stable for copies);
+ * the repeats are counted in `leftOut`. Compacts `items` in place and returns it.
+ */
+export function dedupeSorted<T extends DataPoint>(items: T[], leftOut: LeftOut): T[] {
+  let kept = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as T;
+    const last = kept > 0 ? (items[kept - 1] as T) : undefined;
+    if (last !== undefined && last.utc_mktime === item.utc_mktime) {
+      leftOut.repeated++;
+      if (!settled(last) && settled(item)) items[kept - 1] = item;
+      continue;
+    }
+    items[kept++] = item;
+  }
+  items.length = kept;
+  return items;
+}
+
+/** The items any figure may use, sorted by start, one per start time; what was left out is added to `leftOut`. */
+export function admitData<T extends DataPoint>(items: readonly T[], period: DataPeriod, leftOut: LeftOut): T[] {
+  const kept = items.filter((i) => admitOne(i, period, leftOut));
+  let sorted = true;
+  for (let i = 1; i < kept.length && sorted; i++) sorted = (kept[i - 1] as T).utc_mktime <= (kept[i] as T).utc_mktime;
+  if (!sorted) kept.sort((a, b) => a.utc_mktime - b.utc_mktime);
+  return dedupeSorted(kept, leftOut);
+}
+
+/** One sentence on what was left out of every figure; null when nothing was. */
+export function leftOutNote(l: LeftOut): string | null {
+  const parts: string[] = [];
+  if (l.repeated > 0) parts.push(`${plural(l.repeated, 'repeated data item')} (each test counted once)`);
+  if (l.outOfDomain > 0) {
+    parts.push(`${plural(l.outOfDomain, 'data item')} outside the documented domain (a time in whole seconds; a round trip of 0 ms to 1 day)`);
+  }
+  if (l.outsidePeriod > 0) parts.push(`${plural(l.outsidePeriod, 'data item')} outside the period asked for`);
+  return parts.length === 0 ? null : `Left out of every figure: ${parts.join('; ')}.`;
+}
+
+/** A data answer after the rules, with what they left out. */
+export type AdmittedData = MonitorData & { leftOut: LeftOut };
+
+/**
+ * A data answer (`monsync data`) through the rules. The period is the answer's `begin`..`end`
+ * (both inclusive on the service); an hourly or daily average is dated by its bucket's start,
+ * which may come before `begin`, so the period starts at the bucket holding `begin`.
+ */
+export function admitMonitorData(data: MonitorData, average: 'raw' | 'hour' | 'day' = 'raw'): AdmittedData {
+  const bucket = average === 'hour' ? 3600 : average === 'day' ? 86_400 : 1;
+  const leftOut = noneLeftOut();
+  const items = admitData(data.data, { from: Math.floor(data.begin / bucket) * bucket, to: data.end + 1 }, leftOut);
+  return { ...data, data: items, leftOut };
+}
