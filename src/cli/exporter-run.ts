@@ -8,12 +8,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ConnectionOptions } from '../api/connect.js';
-import type { MonitoringClient } from '../api/client.js';
 import { parseDuration } from '../util/duration.js';
 import { UsageError, UserError } from '../util/errors.js';
 import { redact, registerSecret } from '../util/redact.js';
 import type { AccountChoice } from '../workflow/accounts.js';
+import type { CommandClient, ConnectionOptions } from '../workflow/context.js';
 import type { CommandIo } from './output.js';
 
 export interface ExporterOptions extends ConnectionOptions, AccountChoice {
@@ -63,7 +62,7 @@ export async function runExporter(paths: string[], opts: ExporterOptions, io: Co
   const accounts = contexts.some((c) => c.account !== undefined);
   const metrics = new ExporterMetrics({ accounts, configuration: contexts.some((c) => exporterUsesConfiguration(c, paths)) });
   const log = (line: string) => io.err(`${new Date(io.now()).toISOString()} ${redact(line)}\n`);
-  const clients: MonitoringClient[] = [];
+  const clients: CommandClient[] = [];
   for (const ctx of contexts) clients.push(await ctx.connect({ onRequest: (e) => metrics.request(e.status, ctx.account?.name) }));
 
   const read = new Set<number>();

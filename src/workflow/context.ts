@@ -36,6 +36,8 @@ import type { CommandIo } from './io.js';
 
 export type { CommandIo } from './io.js';
 export type { ConnectionOptions, Env } from '../api/connect.js';
+/** The client a context's `connect` builds, as runners that hold it (to close it) name it. */
+export type CommandClient = MonitoringClient;
 export { timeoutSeconds } from '../api/connect.js';
 export type { OnProgress } from './account.js';
 
