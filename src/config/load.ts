@@ -11,7 +11,7 @@ import { loadFast } from './fast/index.js';
 import type { Env, GuardedReference } from './interpolate.js';
 import { scanJson } from './json.js';
 import type { RawFile } from './raw.js';
-import { isJsonFile, readSourceFile, resolveInputs, type SourceFile } from './read.js';
+import { isJsonFile, readSourceFileSync, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
 import { checkSemantics } from './semantic.js';
 
@@ -64,8 +64,14 @@ function isSavedPlan(data: unknown): boolean {
 }
 const SAVED_PLAN = 'this is a plan saved by `monsync plan --out`, not a configuration file; keep saved plans out of the directories given as configuration';
 
-/** Stages 2-4 for one file: the file's data when it passed them all. */
-async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] }> {
+type FileResult = { valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] };
+
+/**
+ * Stages 2-4 for one file on the fast paths (YAML subset, strict JSON): the file's data, or the
+ * source the full path must read (a JSON text as YAML). No promise: a configuration of one file
+ * per monitor goes through here thousands of times, and the fast paths never wait.
+ */
+function loadFileFast(source: SourceFile, fullOnly: boolean): FileResult | { full: SourceFile } {
   if (source.json ?? isJsonFile(source.path)) {
     // Strict JSON or its syntax error; the full path reads the text as YAML 1.2 flow, which JSON is.
     const json = scanJson(source.text, source.display);
@@ -74,12 +80,16 @@ async function loadFile(source: SourceFile, env: Env, fullOnly: boolean): Promis
     if (json.positions && !fullOnly && schemaAccepts(json.data)) {
       return { valid: { locator: json.positions, data: json.data as RawFile }, diagnostics: [] };
     }
-    source = { ...source, text: json.text };
-  } else {
-    // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
-    const fast = fullOnly ? undefined : loadFast(source);
-    if (fast) return { valid: fast, diagnostics: [] };
+    return { full: { ...source, text: json.text } };
   }
+  // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
+  const fast = fullOnly ? undefined : loadFast(source);
+  if (fast) return { valid: fast, diagnostics: [] };
+  return { full: source };
+}
+
+/** The full path of stages 2-4 (the yaml library), loaded on the first file that needs it. */
+async function loadFileFully(source: SourceFile, env: Env): Promise<FileResult> {
   fullModule ??= import('./load-full.js');
   return (await fullModule).loadFileFully(source, env);
 }
@@ -115,7 +125,7 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   const valid: ValidFile[] = [];
   const guarded: GuardedReference[] = [];
   const sources = [
-    ...(await Promise.all(files.files.map((f) => readSourceFile(f)))),
+    ...files.files.map((f) => readSourceFileSync(f)),
     ...inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory),
   ];
   const names = new Set<string>();
@@ -133,7 +143,8 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
       continue;
     }
     try {
-      const one = await loadFile(read.source, env, fullOnly);
+      const fast = loadFileFast(read.source, fullOnly);
+      const one = 'full' in fast ? await loadFileFully(fast.full, env) : fast;
       diagnostics.push(...one.diagnostics);
       guarded.push(...(one.guarded ?? []));
       if (one.valid) valid.push(one.valid);

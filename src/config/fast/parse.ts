@@ -129,6 +129,15 @@ const KEY_HASHES = new Int32Array(KEY_SLOTS);
 const KEY_NAMES: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
 const KEY_ALLOWED = new Uint8Array(KEY_SLOTS);
 
+/**
+ * The arrays every scan records into, kept from file to file and grown to the largest file so far;
+ * each file's positions are copied out of them at its end into one array of its size. A
+ * configuration of one file per monitor reads thousands of small files, and three zeroed arrays
+ * per file (each an ArrayBuffer for the garbage collector to track) were much of its cost.
+ * Scans run one at a time, start to end without waiting.
+ */
+const SCRATCH = { nodes: new Int32Array(4096 * NODE_SIZE), slots: new Int32Array(4096), lineStarts: new Int32Array(4096) };
+
 class Scanner extends NodeRecorder {
   /** The current content line (not blank, not a comment): where it starts, its content, its end. */
   private lineStart = 0;
@@ -170,9 +179,8 @@ class Scanner extends NodeRecorder {
   private readonly defining = new Set<string>();
 
   constructor(private readonly text: string) {
-    super(text.length);
-    // A line per 30 characters in configurations of the usual shape (the array grows when needed).
-    this.lineStarts = new Int32Array(Math.max(64, text.length >> 5));
+    super(text.length, SCRATCH);
+    this.lineStarts = SCRATCH.lineStarts;
   }
 
   document(): Record<string, unknown> {
@@ -648,15 +656,27 @@ export function fastParse(text: string, file: string): { data: Record<string, un
   } catch (err) {
     if (err === GIVE_UP) return undefined;
     throw err;
+  } finally {
+    // Grown arrays are kept for the next file.
+    SCRATCH.nodes = scanner.nodes;
+    SCRATCH.slots = scanner.slots;
+    SCRATCH.lineStarts = scanner.lineStarts;
   }
   if (forFullPath(data)) return undefined;
-  // Views, not copies: the room left over is a fraction of the text, for as long as the load runs.
+  // One array of the file's size (one ArrayBuffer), seen as its three parts.
+  const lines = scanner.lines;
+  const nodes = scanner.nodeCount * NODE_SIZE;
+  const slots = scanner.slotCount;
+  const packed = new Int32Array(lines + nodes + slots);
+  packed.set(scanner.lineStarts.subarray(0, lines), 0);
+  packed.set(scanner.nodes.subarray(0, nodes), lines);
+  packed.set(scanner.slots.subarray(0, slots), lines + nodes);
   const positions = new FastPositions(
     file,
     text,
-    scanner.lineStarts.subarray(0, scanner.lines),
-    scanner.nodes.subarray(0, scanner.nodeCount * NODE_SIZE),
-    scanner.slots.subarray(0, scanner.slotCount),
+    packed.subarray(0, lines),
+    packed.subarray(lines, lines + nodes),
+    packed.subarray(lines + nodes),
   );
   return { data, positions };
 }
