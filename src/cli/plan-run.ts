@@ -80,12 +80,15 @@ const ACCOUNTS_AT_ONCE = 4;
  */
 async function planAccounts(paths: string[], accounts: DeclaredAccount[], opts: PlanOptions, format: string, commit: string | undefined, io: CommandIo): Promise<number> {
   if (opts.out) throw new UsageError('--out saves the plan of one account: give one --account NAME');
-  const [{ connect }, { checkDeletes }, { managedCount }, { redact }] = await Promise.all([
+  const [{ connect }, { checkDeletes }, { managedCount }, { redact }, { createParseCache }] = await Promise.all([
     import('../api/connect.js'),
     import('../apply/safety.js'),
     import('../workflow/apply.js'),
     import('../util/redact.js'),
+    import('../config/index.js'),
   ]);
+  // One for all the accounts: the files they share are read and parsed once.
+  const parseCache = createParseCache();
   // Accounts are read a few at a time (a hundred customers must not take a hundred reads in a row);
   // each one's progress is held and printed whole, in declaration order, so logs never interleave.
   const planOne = async (account: DeclaredAccount): Promise<{ result: AccountPlan; log: string }> => {
@@ -100,6 +103,7 @@ async function planAccounts(paths: string[], accounts: DeclaredAccount[], opts: 
         strict: opts.strict,
         onProgress: printProgress(held),
         fingerprint: format !== 'text',
+        parseCache,
       });
       const needsForce = !checkDeletes(plan, managedCount(live, plan.options.owner), {}).ok;
       return { result: { account: account.name, plan, needsForce }, log };

@@ -9,6 +9,8 @@ import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.j
 import { schemaAccepts } from './fast/accept.js';
 import { loadFast } from './fast/index.js';
 import type { Env, GuardedReference } from './interpolate.js';
+import type { FileResult } from './load-full.js';
+import type { LoadSteps, ParseCache } from './parse-cache.js';
 import { scanJson } from './json.js';
 import type { RawFile } from './raw.js';
 import { isJsonFile, readSourceFileSync, resolveInputs, type SourceFile } from './read.js';
@@ -28,6 +30,12 @@ export interface LoadOptions {
   fullPath?: boolean;
   /** From when overlapping maintenance windows are looked for (milliseconds); default Date.now(). */
   now?: number;
+  /**
+   * Shared by the loads of one run over the same files under other variables (`plan
+   * --all-accounts`: one per account): each file is read and parsed once, and only what its
+   * `${VAR}`s change is worked out again (parse-cache.ts, createParseCache).
+   */
+  cache?: ParseCache;
 }
 
 /** The variable that forces the full path (read from process.env, not from LoadOptions.env). */
@@ -64,8 +72,6 @@ function isSavedPlan(data: unknown): boolean {
 }
 const SAVED_PLAN = 'this is a plan saved by `monsync plan --out`, not a configuration file; keep saved plans out of the directories given as configuration';
 
-type FileResult = { valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] };
-
 /**
  * Stages 2-4 for one file on the fast paths (YAML subset, strict JSON): the file's data, or the
  * source the full path must read (a JSON text as YAML). No promise: a configuration of one file
@@ -89,15 +95,28 @@ function loadFileFast(source: SourceFile, fullOnly: boolean): FileResult | { ful
 }
 
 /** The full path of stages 2-4 (the yaml library), loaded on the first file that needs it. */
-async function loadFileFully(source: SourceFile, env: Env): Promise<FileResult> {
-  fullModule ??= import('./load-full.js');
-  return (await fullModule).loadFileFully(source, env);
+function fullPath(): Promise<typeof import('./load-full.js')> {
+  return (fullModule ??= import('./load-full.js'));
+}
+
+/** What a cache calls to work a file out (at most once per file). */
+const STEPS: LoadSteps = { fast: loadFileFast, full: fullPath };
+
+/**
+ * Stages 2-4 for one file: the file's data when it passed them all. A promise only when the full
+ * path is taken (its module loads on demand): one file per monitor is thousands of files.
+ */
+function loadFile(source: SourceFile, env: Env, fullOnly: boolean, cache: ParseCache | undefined): FileResult | Promise<FileResult> {
+  // Only files on disk: a configuration in memory may be another text under the same name next time.
+  if (cache && !source.inMemory) return cache.load(source, env, fullOnly, STEPS);
+  const fast = loadFileFast(source, fullOnly);
+  return 'full' in fast ? fullPath().then((m) => m.loadFileFully(fast.full, env)) : fast;
 }
 
 /** A configuration in memory as a source, or why it cannot be one. */
 function inMemory(input: ConfigSource): { source: SourceFile } | { diagnostic: Diagnostic } {
   const { name } = input;
-  if ('text' in input) return { source: { path: name, display: name, text: input.text } };
+  if ('text' in input) return { source: { path: name, display: name, text: input.text, inMemory: true } };
   let text: string | undefined;
   try {
     text = JSON.stringify(input.data, null, 2) as string | undefined;
@@ -105,7 +124,7 @@ function inMemory(input: ConfigSource): { source: SourceFile } | { diagnostic: D
     return { diagnostic: diag(name, { line: 1, column: 1 }, `cannot be written as JSON: ${err instanceof Error ? err.message : String(err)}`) };
   }
   if (text === undefined) return { diagnostic: diag(name, { line: 1, column: 1 }, `cannot be written as JSON: ${typeof input.data}`) };
-  return { source: { path: name, display: name, text, json: true } };
+  return { source: { path: name, display: name, text, json: true, inMemory: true } };
 }
 
 /**
@@ -125,7 +144,7 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   const valid: ValidFile[] = [];
   const guarded: GuardedReference[] = [];
   const sources = [
-    ...files.files.map((f) => readSourceFileSync(f)),
+    ...files.files.map((f) => (opts.cache ? opts.cache.read(f) : readSourceFileSync(f))),
     ...inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory),
   ];
   const names = new Set<string>();
@@ -143,8 +162,8 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
       continue;
     }
     try {
-      const fast = loadFileFast(read.source, fullOnly);
-      const one = 'full' in fast ? await loadFileFully(fast.full, env) : fast;
+      const loading = loadFile(read.source, env, fullOnly, opts.cache);
+      const one = loading instanceof Promise ? await loading : loading;
       diagnostics.push(...one.diagnostics);
       guarded.push(...(one.guarded ?? []));
       if (one.valid) valid.push(one.valid);

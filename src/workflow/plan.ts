@@ -11,6 +11,7 @@ import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import type { DeclaredAccount } from '../config/accounts.js';
+import type { ParseCache } from '../config/parse-cache.js';
 import { awaitRead, groupsNeeded, startAccountRead, type OnProgress } from './account.js';
 
 export type { OnProgress } from './account.js';
@@ -27,6 +28,8 @@ export interface PlanFlowOptions {
   fingerprint?: boolean;
   /** A declared account: its files (instead of `paths`), variables and owner; the plan records its name. */
   account?: DeclaredAccount;
+  /** Shared by the plans of one run over several accounts: their shared files are read and parsed once (config/parse-cache.ts). */
+  parseCache?: ParseCache;
 }
 
 export interface PlanFlowResult {
@@ -36,9 +39,13 @@ export interface PlanFlowResult {
 }
 
 /** The configuration, or a UserError listing every problem (file, line, field) and that nothing was sent. */
-export async function loadDesired(paths: string[], onProgress?: OnProgress, account?: DeclaredAccount): Promise<DesiredState> {
+export async function loadDesired(paths: string[], onProgress?: OnProgress, account?: DeclaredAccount, cache?: ParseCache): Promise<DesiredState> {
   const { loadConfig, formatDiagnostics } = await import('../config/index.js');
-  const result = await loadConfig(account ? account.paths : paths, { cwd: process.cwd(), env: account ? { ...process.env, ...account.vars } : process.env });
+  const result = await loadConfig(account ? account.paths : paths, {
+    cwd: process.cwd(),
+    env: account ? { ...process.env, ...account.vars } : process.env,
+    ...(cache ? { cache } : {}),
+  });
   if ('diagnostics' in result) {
     const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
     throw new UserError(`the configuration has ${plural(errors.length, 'problem')}; no change was sent to the service`, {
@@ -58,7 +65,7 @@ export async function loadDesired(paths: string[], onProgress?: OnProgress, acco
 }
 
 /** The plan, or a UserError listing every problem that stops it. */
-export async function computePlan(desired: DesiredState, live: LiveState, api: MonitoringApi, opts: Omit<PlanFlowOptions, 'paths' | 'onProgress' | 'account'> & { account?: string }): Promise<Plan> {
+export async function computePlan(desired: DesiredState, live: LiveState, api: MonitoringApi, opts: Omit<PlanFlowOptions, 'paths' | 'onProgress' | 'account' | 'parseCache'> & { account?: string }): Promise<Plan> {
   const { diff, PlanError } = await import('../plan/diff.js');
   try {
     const plan = diff(desired, live, {
@@ -139,7 +146,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const started = performance.now();
   let desired: DesiredState;
   try {
-    desired = await loadDesired(opts.paths, opts.onProgress, opts.account);
+    desired = await loadDesired(opts.paths, opts.onProgress, opts.account, opts.parseCache);
   } catch (err) {
     settleNeeded(undefined);
     await connecting.then((api) => abandon(api), () => undefined);
