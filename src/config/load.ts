@@ -36,6 +36,42 @@ export interface LoadOptions {
    * `${VAR}`s change is worked out again (parse-cache.ts, createParseCache).
    */
   cache?: ParseCache;
+  /** I/O of the caller's that should not wait for this load (plan's account read): see Beside. */
+  beside?: Beside;
+}
+
+/**
+ * Work on the same thread that a load should leave room for: plan reads the account while the
+ * configuration loads. The load is CPU work from start to end; without turns of the event loop the
+ * account's requests would not even be sent, nor its answers taken in, before it ends (the read
+ * then starts from nothing once the configuration is done: plan took their sum). With `started`,
+ * the load's CPU work waits for it (the requests are on their way; bounded by `waitMs`, so a slow
+ * connection never holds the configuration back); with `turnEveryMs`, the load lets the event
+ * loop turn between files once that long has passed since the last turn (the answers arrive,
+ * and the service answers the next requests, meanwhile).
+ */
+export interface Beside {
+  started?: PromiseLike<unknown>;
+  /** The longest wait for `started` (default 100 ms). */
+  waitMs?: number;
+  turnEveryMs?: number;
+}
+
+/** A turn of the event loop: I/O callbacks run before the next file is parsed. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Waits for `beside.started`, at most `waitMs`. */
+async function besideStarted(beside: Beside): Promise<void> {
+  if (!beside.started) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.resolve(beside.started).then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, beside.waitMs ?? 100))),
+  ]);
+  clearTimeout(timer);
 }
 
 /** The variable that forces the full path (read from process.env, not from LoadOptions.env). */
@@ -148,7 +184,14 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
     ...inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory),
   ];
   const names = new Set<string>();
+  const { beside } = opts;
+  if (beside) await besideStarted(beside);
+  let turned = performance.now();
   for (const read of sources) {
+    if (beside?.turnEveryMs !== undefined && performance.now() - turned >= beside.turnEveryMs) {
+      await turn();
+      turned = performance.now();
+    }
     if ('source' in read) {
       // Every diagnostic names its file: two sources of one name could not be told apart.
       if (names.has(read.source.display)) {

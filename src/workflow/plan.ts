@@ -12,6 +12,7 @@ import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import type { DeclaredAccount } from '../config/accounts.js';
 import type { ParseCache } from '../config/parse-cache.js';
+import type { Beside } from '../config/load.js';
 import { awaitRead, groupsNeeded, startAccountRead, type OnProgress } from './account.js';
 
 export type { OnProgress } from './account.js';
@@ -39,12 +40,13 @@ export interface PlanFlowResult {
 }
 
 /** The configuration, or a UserError listing every problem (file, line, field) and that nothing was sent. */
-export async function loadDesired(paths: string[], onProgress?: OnProgress, account?: DeclaredAccount, cache?: ParseCache): Promise<DesiredState> {
+export async function loadDesired(paths: string[], onProgress?: OnProgress, account?: DeclaredAccount, cache?: ParseCache, beside?: Beside): Promise<DesiredState> {
   const { loadConfig, formatDiagnostics } = await import('../config/index.js');
   const result = await loadConfig(account ? account.paths : paths, {
     cwd: process.cwd(),
     env: account ? { ...process.env, ...account.vars } : process.env,
     ...(cache ? { cache } : {}),
+    ...(beside ? { beside } : {}),
   });
   if ('diagnostics' in result) {
     const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
@@ -128,6 +130,9 @@ export async function checkPlan(plan: Plan, desired: DesiredState, live: LiveSta
   return { ...plan, checks };
 }
 
+/** How long the configuration load runs between turns of the event loop that let the account read go on. */
+const TURN_EVERY_MS = 10;
+
 /**
  * The account read is nothing but GETs, so it starts at once and its network wait overlaps the YAML
  * load instead of following it (on a large account the two take about as long). The configuration
@@ -138,7 +143,9 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   let settleNeeded!: (names: ReadonlySet<string> | undefined) => void;
   const needed = new Promise<ReadonlySet<string> | undefined>((resolve) => (settleNeeded = resolve));
   const connecting = connectApi();
-  const reading = connecting.then((api) => startAccountRead(api, needed));
+  let requested!: () => void;
+  const sent = new Promise<void>((resolve) => (requested = resolve));
+  const reading = connecting.then((api) => startAccountRead(api, needed, requested));
   // Both are awaited below, or dropped with the configuration's own error: never an unhandled rejection.
   connecting.catch(() => undefined);
   reading.catch(() => undefined);
@@ -146,7 +153,8 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const started = performance.now();
   let desired: DesiredState;
   try {
-    desired = await loadDesired(opts.paths, opts.onProgress, opts.account, opts.parseCache);
+    // The account's requests out first, its answers taken in between files (config/load.ts, Beside).
+    desired = await loadDesired(opts.paths, opts.onProgress, opts.account, opts.parseCache, { started: Promise.race([sent, reading]), turnEveryMs: TURN_EVERY_MS });
   } catch (err) {
     settleNeeded(undefined);
     await connecting.then((api) => abandon(api), () => undefined);
