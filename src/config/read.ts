@@ -261,9 +261,12 @@ export function readSourceFileSync(input: InputFile): { source: SourceFile } | {
         buffer.copy(bigger, 0, 0, length);
         buffer = scratch = bigger;
       }
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
+      const asked = buffer.length - length;
+      const bytesRead = readSync(fd, buffer, length, asked, null);
       if (bytesRead === 0) break;
       length += bytesRead;
+      // A regular file read short is read to its end: no call more to be told so (one a file).
+      if (input.regular && bytesRead < asked) break;
       if (length > MAX_FILE_BYTES) {
         // Not asked before (a regular file): its size, for the message.
         const size = input.regular ? fstatSync(fd).size : 0;

@@ -175,6 +175,8 @@ class Scanner extends NodeRecorder {
   private readonly anchors = new Map<string, Anchored>();
   /** Values repeated by aliases and merge keys so far. */
   private repeated = 0;
+  /** A flow collection inside another is being read (flow). */
+  private inFlow = false;
   /** Anchors whose collection is being read: an alias to one inside it is the library's (a cycle). */
   private readonly defining = new Set<string>();
 
@@ -591,6 +593,28 @@ class Scanner extends NodeRecorder {
           while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
         }
         const start = pos;
+        const opening = text.charCodeAt(pos);
+        if (opening === LBRACKET || opening === LBRACE) {
+          // A flow collection inside this one (`{ alert_destinations: [ops] }`), on the same line;
+          // one level only (MAX_FAST_DEPTH leaves room for it), deeper is the full path's.
+          if (this.inFlow) throw GIVE_UP;
+          this.inFlow = true;
+          const inner = this.flow(pos, end, opening === LBRACKET, isSeq ? start : keyStart);
+          this.inFlow = false;
+          if (isSeq) this.push(inner);
+          else map[name] = inner;
+          pos = this.after;
+          while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+          const c = text.charCodeAt(pos);
+          if (c === COMMA) {
+            pos++;
+            while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
+            if (text.charCodeAt(pos) === close) throw GIVE_UP;
+            continue;
+          }
+          if (c === close) break;
+          throw GIVE_UP;
+        }
         const item = this.node(start, isSeq ? start : keyStart);
         let value: unknown;
         if (text.charCodeAt(pos) === QUOTE) {
@@ -647,6 +671,33 @@ function forFullPath(value: unknown): boolean {
   return false;
 }
 
+/**
+ * Where files' positions are kept: stretches of slabs of SLAB ints, handed out in turn. An
+ * Int32Array per file is an ArrayBuffer per file, whose allocation outside the heap was the
+ * largest single cost of a small file (a configuration of one file per monitor). A slab lives as
+ * long as any file's positions in it: at most SLAB ints kept for nothing, once.
+ */
+const SLAB = 1 << 18;
+let slab = new Int32Array(0);
+let slabUsed = 0;
+
+function kept(size: number): [Int32Array, number] {
+  // A large file has an array of its own: a slab is for the many small ones.
+  if (size > SLAB >> 3) return [new Int32Array(size), 0];
+  if (slabUsed + size > slab.length) {
+    slab = new Int32Array(SLAB);
+    slabUsed = 0;
+  }
+  const at = slabUsed;
+  slabUsed += size;
+  return [slab, at];
+}
+
+/** The first `count` ints of `from` into `to` at `at` (a loop: a few hundred ints, no views made). */
+function copy(from: Int32Array, count: number, to: Int32Array, at: number): void {
+  for (let i = 0; i < count; i++) to[at + i] = from[i]!;
+}
+
 /** The file's data and positions, or undefined when the full path must read it. */
 export function fastParse(text: string, file: string): { data: Record<string, unknown>; positions: Positions } | undefined {
   const scanner = new Scanner(text);
@@ -663,20 +714,20 @@ export function fastParse(text: string, file: string): { data: Record<string, un
     SCRATCH.lineStarts = scanner.lineStarts;
   }
   if (forFullPath(data)) return undefined;
-  // One array of the file's size (one ArrayBuffer), seen as its three parts.
+  // The file's three arrays, copied into a stretch of a shared slab (see kept()).
   const lines = scanner.lines;
   const nodes = scanner.nodeCount * NODE_SIZE;
   const slots = scanner.slotCount;
-  const packed = new Int32Array(lines + nodes + slots);
-  packed.set(scanner.lineStarts.subarray(0, lines), 0);
-  packed.set(scanner.nodes.subarray(0, nodes), lines);
-  packed.set(scanner.slots.subarray(0, slots), lines + nodes);
+  const [slab, at] = kept(lines + nodes + slots);
+  copy(scanner.lineStarts, lines, slab, at);
+  copy(scanner.nodes, nodes, slab, at + lines);
+  copy(scanner.slots, slots, slab, at + lines + nodes);
   const positions = new FastPositions(
     file,
     text,
-    packed.subarray(0, lines),
-    packed.subarray(lines, lines + nodes),
-    packed.subarray(lines + nodes),
+    slab.subarray(at, at + lines),
+    slab.subarray(at + lines, at + lines + nodes),
+    slab.subarray(at + lines + nodes, at + lines + nodes + slots),
   );
   return { data, positions };
 }
