@@ -594,44 +594,33 @@ class Scanner extends NodeRecorder {
         }
         const start = pos;
         const opening = text.charCodeAt(pos);
+        let value: unknown;
         if (opening === LBRACKET || opening === LBRACE) {
           // A flow collection inside this one (`{ alert_destinations: [ops] }`), on the same line;
           // one level only (MAX_FAST_DEPTH leaves room for it), deeper is the full path's.
           if (this.inFlow) throw GIVE_UP;
           this.inFlow = true;
-          const inner = this.flow(pos, end, opening === LBRACKET, isSeq ? start : keyStart);
+          value = this.flow(pos, end, opening === LBRACKET, isSeq ? start : keyStart);
           this.inFlow = false;
-          if (isSeq) this.push(inner);
-          else map[name] = inner;
-          pos = this.after;
-          while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
-          const c = text.charCodeAt(pos);
-          if (c === COMMA) {
-            pos++;
-            while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
-            if (text.charCodeAt(pos) === close) throw GIVE_UP;
-            continue;
-          }
-          if (c === close) break;
-          throw GIVE_UP;
-        }
-        const item = this.node(start, isSeq ? start : keyStart);
-        let value: unknown;
-        if (text.charCodeAt(pos) === QUOTE) {
-          value = this.quoted(pos);
-          pos = this.after;
-        } else if (text.charCodeAt(pos) === STAR) {
-          value = this.alias(pos, item);
           pos = this.after;
         } else {
-          while (pos < end) {
-            const c = text.charCodeAt(pos);
-            if (c === COMMA || c === close || c === COLON) break;
-            pos++;
+          const item = this.node(start, isSeq ? start : keyStart);
+          if (opening === QUOTE) {
+            value = this.quoted(pos);
+            pos = this.after;
+          } else if (opening === STAR) {
+            value = this.alias(pos, item);
+            pos = this.after;
+          } else {
+            while (pos < end) {
+              const c = text.charCodeAt(pos);
+              if (c === COMMA || c === close || c === COLON) break;
+              pos++;
+            }
+            let stop = pos;
+            while (stop > start && text.charCodeAt(stop - 1) === SPACE) stop--;
+            value = this.plain(start, stop, true);
           }
-          let stop = pos;
-          while (stop > start && text.charCodeAt(stop - 1) === SPACE) stop--;
-          value = this.plain(start, stop, true);
         }
         if (isSeq) this.push(value);
         else map[name] = value;
