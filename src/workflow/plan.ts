@@ -130,6 +130,9 @@ export async function checkPlan(plan: Plan, desired: DesiredState, live: LiveSta
   return { ...plan, checks };
 }
 
+/** Settles a promise that is awaited elsewhere: a rejection handled there, never unhandled here. */
+const noop = (): undefined => undefined;
+
 /** How long the configuration load runs between turns of the event loop that let the account read go on. */
 const TURN_EVERY_MS = 10;
 
@@ -154,7 +157,7 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   let desired: DesiredState;
   try {
     // The account's requests out first, its answers taken in between files (config/load.ts, Beside).
-    desired = await loadDesired(opts.paths, opts.onProgress, opts.account, opts.parseCache, { started: Promise.race([sent, reading]), turnEveryMs: TURN_EVERY_MS });
+    desired = await loadDesired(opts.paths, opts.onProgress, opts.account, opts.parseCache, { started: Promise.race([sent, reading.then(noop, noop)]), turnEveryMs: TURN_EVERY_MS });
   } catch (err) {
     settleNeeded(undefined);
     await connecting.then((api) => abandon(api), () => undefined);
