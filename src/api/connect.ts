@@ -51,17 +51,18 @@ export function accountEnv(env: Env, account: AccountConnection): Env {
   return out;
 }
 
-/** Comparable form of a URL: no trailing slash, lower-case scheme and host. */
+/** Comparable form of a service URL: no trailing slash, lower-case scheme and host. */
+export function comparableUrl(u: string): string {
+  try {
+    const p = new URL(u.trim());
+    return `${p.protocol}//${p.host}${p.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return u.trim().replace(/\/+$/, '');
+  }
+}
+
 function sameUrl(a: string, b: string): boolean {
-  const norm = (u: string) => {
-    try {
-      const p = new URL(u);
-      return `${p.protocol}//${p.host}${p.pathname.replace(/\/+$/, '')}`;
-    } catch {
-      return u.replace(/\/+$/, '');
-    }
-  };
-  return norm(a) === norm(b);
+  return comparableUrl(a) === comparableUrl(b);
 }
 
 /**

@@ -9,10 +9,7 @@
  */
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { runChecks } from '../checks/run.js';
 import type { DesiredState } from '../model/desired.js';
-import type { LiveState } from '../model/live.js';
-import { diff } from '../plan/diff.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../plan/types.js';
 import { changeFromWire, wireChange } from '../plan/wire.js';
 
@@ -94,29 +91,31 @@ export function parseSavedPlan(text: string, file = 'the plan file'): SavedPlanR
 export type ProvedPlan = { ok: true; plan: Plan } | { ok: false; message: string };
 
 /**
- * Plans `desired` again against `live` with the saved plan's own options and time, runs the checks
- * as `plan` does, and requires the result to be the saved plan, every field of every change
- * included. The plan returned is the one derived here (equal to the file's). Call it after the
- * fingerprint check, so an account that changed is reported as such.
+ * `derive` plans the file's desired state again against the account read now, from the saved plan's
+ * own inputs (the one assembly, src/workflow/assemble.ts: options, time, checks, maintenance
+ * windows); the result must be the saved plan, every field of every change included. What the plan
+ * does not cover is not compared: the counts of objects it leaves alone (`unmanaged`: ignored ones,
+ * other types), which may grow between plan and apply as they are outside the fingerprint too
+ * (docs/semantics.md). The plan returned is the one derived here. Call it after the fingerprint
+ * check, so an account that changed is reported as such.
  */
-export function proveSavedPlan(saved: Plan, desired: DesiredState, live: LiveState, file = 'the plan file'): ProvedPlan {
+export function proveSavedPlan(saved: Plan, derive: () => Plan, file = 'the plan file'): ProvedPlan {
   const refused = (why: string): ProvedPlan => ({
     ok: false,
     message: `${file} is not what monsync plans for the configuration saved in it against this account (${why}); it was edited or damaged, so nothing was sent: run plan again`,
   });
   let again: Plan;
   try {
-    const made = diff(desired, live, { prune: saved.options.prune, targets: saved.options.targets, target: saved.target, now: new Date(saved.created_at) });
-    // The account is not the planner's to know: the caller checked it against the one chosen.
-    again = { ...made, ...(saved.account !== undefined ? { account: saved.account } : {}), checks: runChecks(desired, live) };
+    again = derive();
   } catch (err) {
     // A desired state monsync could not have saved (the planner stops on it, or trips over it).
     return refused(`planning it again fails: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
+  const covered = { ...again, unmanaged: saved.unmanaged };
   // Compared as the file holds it (JSON drops what is undefined): first as text, since the file was
   // written by the same serializer in the same key order and comparing the text is cheaper than
   // parsing it back and walking both; then as data (keys only reordered are no difference).
-  const text = JSON.stringify(again);
+  const text = JSON.stringify(covered);
   if (text === JSON.stringify(saved)) return { ok: true, plan: again };
   const derived = JSON.parse(text) as Plan;
   if (isDeepStrictEqual(derived, saved)) return { ok: true, plan: again };

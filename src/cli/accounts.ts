@@ -1,53 +1,45 @@
 /**
- * Running a command on declared accounts (docs/accounts.md) for the commands that work on one
- * account at a time (status, pause, resume, paused, data, drill, doctor, export, test, maintain,
- * report): the account's pins are checked before any request, and the command runs with the
- * account's own variables as `MONSYNC_URL` and credentials. Several accounts run one after the other under a
- * heading each; one account's failure is reported and the next still runs. Exit: 1 if any account
- * failed, else the largest code (3: some alert active, somewhere).
+ * Running a one-account command on the accounts chosen (docs/accounts.md) for the commands that
+ * work on one account at a time (status, pause, resume, paused, data, drill, doctor, export, test,
+ * maintain, report): the accounts are resolved and checked by the command context before any
+ * request (src/workflow/context.ts), and each runs through the one per-account loop
+ * (`forEachAccount`). Several accounts run one after the other under a heading each; one account's
+ * failure is reported and the next still runs. Exit: 1 if any account failed, else the largest code
+ * (3: some alert active, somewhere).
  */
-import { accountEnv, pinMismatch } from '../api/connect.js';
-import { redact } from '../util/redact.js';
-import { UserError } from '../util/errors.js';
-import { chooseAccounts, type AccountChoice, type DeclaredAccount } from '../workflow/accounts.js';
+import type { AccountChoice } from '../workflow/accounts.js';
+import { accountErrorText, forEachAccount, nameAccountVariables, openCommand, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import type { CommandIo } from './output.js';
 
+/** `declaredIn`: where the accounts are declared when the command's paths are not a configuration (`[]`: monsync.yaml). */
 export async function runPerAccount(
   paths: string[],
-  opts: AccountChoice & { url?: string },
+  opts: AccountChoice & ConnectionOptions,
   io: CommandIo,
-  run: (io: CommandIo, account: DeclaredAccount | undefined) => Promise<number>,
+  run: (ctx: CommandContext) => Promise<number>,
+  declaredIn?: string[],
 ): Promise<number> {
-  const accounts = await chooseAccounts(paths, opts, io.cwd);
-  if (accounts === null) return run(io, undefined);
-  const one = async (account: DeclaredAccount): Promise<number> => {
-    const mismatch = pinMismatch(account, io.env, opts.url);
-    if (mismatch !== null) throw new UserError(mismatch);
+  const { contexts, several } = await openCommand({ io, paths, connection: opts, choice: opts, ...(declaredIn !== undefined ? { declaredIn } : {}) });
+  const one = async (ctx: CommandContext): Promise<number> => {
     try {
-      return await run({ ...io, env: accountEnv(io.env, account) }, account);
+      return await run(ctx);
     } catch (err) {
-      // The variables the account reads, named as the user must set them.
-      if (err instanceof UserError && /\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/.test(err.message)) {
-        throw new UserError(`account ${account.name}: ${err.message.replace(/\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/g, `${account.envPrefix}$1`)}`, {
-          exitCode: err.exitCode,
-          details: err.details,
-        });
-      }
-      throw err;
+      throw nameAccountVariables(err, ctx.account);
     }
   };
-  if (accounts.length === 1 && !opts.allAccounts) return one(accounts[0]!);
-  const codes: number[] = [];
-  for (const account of accounts) {
-    io.out(`=== account ${account.name} ===\n`);
-    try {
-      codes.push(await one(account));
-    } catch (err) {
-      if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
-      const lines = [err.message, ...(err instanceof UserError ? err.details : [])].map(redact);
-      io.err(`Error: ${lines[0]!.startsWith(`account ${account.name}`) ? '' : `account ${account.name}: `}${lines.join('\n')}\n`);
-      codes.push(1);
-    }
-  }
+  if (!several) return one(contexts[0]!);
+  const outcomes = await forEachAccount(
+    contexts,
+    (ctx) => {
+      io.out(`=== account ${ctx.account!.name} ===\n`);
+      return one(ctx);
+    },
+    {
+      onOutcome: (o) => {
+        if ('error' in o) io.err(accountErrorText(o.context.account, o.error));
+      },
+    },
+  );
+  const codes = outcomes.map((o) => ('error' in o ? 1 : o.value));
   return codes.includes(1) ? 1 : Math.max(0, ...codes);
 }

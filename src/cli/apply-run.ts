@@ -3,11 +3,10 @@
  * question, Ctrl-C and SIGTERM, all through `CommandIo`) and runs `applyFlow`
  * (src/workflow/apply.ts), which does the work and tells the view what happened.
  */
-import type { ConnectionOptions } from '../api/connect.js';
-import type { ApplyResult } from '../apply/execute.js';
 import { UsageError, UserError } from '../util/errors.js';
-import { chooseAccounts, type AccountChoice, type DeclaredAccount } from '../workflow/accounts.js';
-import { applyFlow, type ApplyQuestion } from '../workflow/apply.js';
+import type { AccountChoice } from '../workflow/accounts.js';
+import { applyFlow, type ApplyQuestion, type ApplyResult } from '../workflow/apply.js';
+import { accountErrorText, forEachAccount, openCommand, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import { parsePositiveInt } from './common.js';
 import { exitCodeOf, type CommandIo, type InterruptSignal } from './output.js';
 
@@ -41,11 +40,11 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
     if (opts.json) throw new UsageError('--json needs --auto-approve: its output is for machines, and nobody can answer a question in it');
     if (!io.ask) throw new UsageError('not on a terminal, so there is nobody to confirm: run `monsync plan` to review the plan, then apply with --auto-approve');
   }
-  const accounts = await chooseAccounts(opts.plan !== undefined ? [] : paths, opts, io.cwd);
-  if (accounts === null) return applyOne(paths, opts, io, parallelism, maxDeletes, undefined);
-  if (opts.plan !== undefined && accounts.length > 1) throw new UsageError('--plan FILE applies the plan of one account: give one --account NAME');
-  if (accounts.length === 1 && !opts.allAccounts) return applyOne(paths, opts, io, parallelism, maxDeletes, accounts[0]);
-  return applyAccounts(paths, accounts, opts, io, parallelism, maxDeletes);
+  // A saved plan carries its configuration: the accounts are declared in monsync.yaml then.
+  const { contexts, several } = await openCommand({ io, paths: opts.plan !== undefined ? [] : paths, connection: opts, choice: opts });
+  if (opts.plan !== undefined && contexts.length > 1) throw new UsageError('--plan FILE applies the plan of one account: give one --account NAME');
+  if (!several) return applyOne(contexts[0]!, opts, io, parallelism, maxDeletes);
+  return applyAccounts(contexts, opts, io, parallelism, maxDeletes);
 }
 
 /**
@@ -54,37 +53,35 @@ export async function runApply(paths: string[], opts: ApplyOptions, io: CommandI
  * and the next one still runs, except after Ctrl-C or SIGTERM. Exit: the interruption's code, else 1
  * if any account failed, else the largest of the others (4: one still differs).
  */
-async function applyAccounts(paths: string[], accounts: DeclaredAccount[], opts: ApplyOptions, io: CommandIo, parallelism: number, maxDeletes: number | undefined): Promise<number> {
-  const { redact } = await import('../util/redact.js');
-  const outcomes: { account: string; code: number; error?: string }[] = [];
-  for (const account of accounts) {
-    (opts.json ? io.err : io.out)(`=== account ${account.name} ===\n`);
-    try {
-      const code = await applyOne(paths, opts, io, parallelism, maxDeletes, account);
-      outcomes.push({ account: account.name, code });
-      if (code === 130 || code === 143) break;
-    } catch (err) {
-      if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
-      const lines = [err.message, ...(err instanceof UserError ? err.details : [])].map(redact);
-      io.err(`Error: ${lines[0]!.startsWith(`account ${account.name}`) ? '' : `account ${account.name}: `}${lines.join('\n')}\n`);
-      outcomes.push({ account: account.name, code: err instanceof UserError ? err.exitCode : 1, error: lines[0]! });
-    }
-  }
-  const word = (o: (typeof outcomes)[number]) => (o.error !== undefined ? `failed (${o.error})` : o.code === 0 ? 'done' : o.code === 4 ? 'applied, still differs' : `exit ${o.code}`);
-  io.err(`Accounts: ${outcomes.map((o) => `${o.account} ${word(o)}`).join('; ')}${outcomes.length < accounts.length ? `; not started: ${accounts.slice(outcomes.length).map((a) => a.name).join(', ')}` : ''}\n`);
-  const codes = outcomes.map((o) => o.code);
+async function applyAccounts(contexts: CommandContext[], opts: ApplyOptions, io: CommandIo, parallelism: number, maxDeletes: number | undefined): Promise<number> {
+  const outcomes = await forEachAccount(
+    contexts,
+    (ctx) => {
+      (opts.json ? io.err : io.out)(`=== account ${ctx.account!.name} ===\n`);
+      return applyOne(ctx, opts, io, parallelism, maxDeletes);
+    },
+    {
+      onOutcome: (o) => {
+        if ('error' in o) io.err(accountErrorText(o.context.account, o.error));
+      },
+      stopAfter: (o) => 'value' in o && (o.value === 130 || o.value === 143),
+    },
+  );
+  const word = (o: (typeof outcomes)[number]) =>
+    'error' in o ? `failed (${o.error[0]})` : o.value === 0 ? 'done' : o.value === 4 ? 'applied, still differs' : `exit ${o.value}`;
+  const notStarted = contexts.slice(outcomes.length).map((c) => c.account!.name);
+  io.err(`Accounts: ${outcomes.map((o) => `${o.context.account!.name} ${word(o)}`).join('; ')}${notStarted.length > 0 ? `; not started: ${notStarted.join(', ')}` : ''}\n`);
+  const codes = outcomes.map((o) => ('error' in o ? o.exitCode : o.value));
   const stopped = codes.find((c) => c === 130 || c === 143);
   if (stopped !== undefined) return stopped;
   if (codes.some((c) => c !== 0 && c !== 4)) return 1;
   return Math.max(0, ...codes);
 }
 
-async function applyOne(paths: string[], opts: ApplyOptions, io: CommandIo, parallelism: number, maxDeletes: number | undefined, account: DeclaredAccount | undefined): Promise<number> {
+async function applyOne(ctx: CommandContext, opts: ApplyOptions, io: CommandIo, parallelism: number, maxDeletes: number | undefined): Promise<number> {
   const ask = io.ask;
   const { textApplyView, jsonApplyView } = await import('./apply-view.js');
   const view = opts.json ? jsonApplyView(io) : textApplyView(io);
-  // The client's own cap must not hold apply below --parallelism (its default is 16).
-  const concurrency = Math.max(16, parallelism);
   const controller = new AbortController();
   let stoppedBy: InterruptSignal | null = null;
   let unwatch: (() => void) | undefined;
@@ -98,9 +95,7 @@ async function applyOne(paths: string[], opts: ApplyOptions, io: CommandIo, para
     });
   };
   try {
-    const outcome = await applyFlow(async () => (await import('../api/connect.js')).connect(opts, io.env, { concurrency, ...(account ? { account } : {}) }), {
-      ...(account ? { account } : {}),
-      paths,
+    const outcome = await applyFlow(ctx, {
       ...(opts.plan !== undefined ? { savedPlan: opts.plan } : {}),
       prune: opts.prune,
       targets: opts.target,
@@ -146,7 +141,7 @@ async function applyOne(paths: string[], opts: ApplyOptions, io: CommandIo, para
  * kept or apply's own check still plans changes, said on stderr; 0 otherwise.
  */
 async function stillDiffers(result: ApplyResult, remaining: number | null, io: CommandIo): Promise<number> {
-  const [{ applyExitCode }, { renderStillDiffers }] = await Promise.all([import('../apply/execute.js'), import('../render/apply-text.js')]);
+  const [{ applyExitCode }, { renderStillDiffers }] = await Promise.all([import('../workflow/apply.js'), import('../render/apply-text.js')]);
   const differs = result.failed > 0 ? null : renderStillDiffers(remaining, result.notKept);
   if (differs !== null) io.err(`${differs}\n`);
   return applyExitCode(result, remaining);

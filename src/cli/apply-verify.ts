@@ -4,8 +4,7 @@
  * how many did not complete. The wait between polls is real time (MONSYNC_VERIFY_POLL_MS, 15 s by
  * default); how long to wait is the service's time, so tests move the emulator's clock instead.
  */
-import type { MonitoringApi } from '../api/types.js';
-import type { ApplyResult } from '../apply/result.js';
+import type { ApplyResult, MonitoringApi } from '../workflow/apply.js';
 import type { Monitor } from '../model/live.js';
 import { UsageError } from '../util/errors.js';
 import { plural } from '../util/plural.js';

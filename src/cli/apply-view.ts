@@ -7,7 +7,6 @@
  * - JSON (`apply --json`): one JSON object per line on stdout, for machines (Terraform's
  *   `apply -json` in spirit): `{"type": ..., ...}`, see `JsonEvent`.
  */
-import type { ApplyResult, ChangeResult } from '../apply/execute.js';
 import { noChangesLine } from '../render/plan-words.js';
 import {
   renderApplyHeader,
@@ -15,14 +14,14 @@ import {
   renderFinishedLine,
   renderLiveLine,
   renderNotStarted,
+  renderSavedPlanFilesDiffer,
   showsAsFinished,
 } from '../render/apply-text.js';
 import { renderPlanJson } from '../render/plan-json.js';
 import { renderPlanText } from '../render/plan-text.js';
-import type { PlanProgress } from '../render/progress.js';
+import type { Progress } from '../workflow/progress.js';
 import { redact } from '../util/redact.js';
-import type { ApplyHooks, RunStats } from '../workflow/apply.js';
-import type { Plan } from '../plan/types.js';
+import type { ApplyHooks, ApplyResult, ChangeResult, Plan, RunStats } from '../workflow/apply.js';
 import type { CommandIo, InterruptSignal } from './output.js';
 import { printProgress } from './progress.js';
 
@@ -115,6 +114,9 @@ export function textApplyView(io: CommandIo): ApplyView {
       if (next.changes.length === 0) out(`${noChangesLine(next)}\n`);
       else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
     },
+    savedPlanFilesDiffer(files, why) {
+      io.err(`${renderSavedPlanFilesDiffer(files, why)}\n`);
+    },
     checkFailed(details: string[]) {
       out('not possible.\n');
       io.err('Warning: the changes were made, but planning again to check them failed; run `monsync plan` to see whether the account matches.\n');
@@ -137,7 +139,7 @@ export function textApplyView(io: CommandIo): ApplyView {
 
 /** One line of `apply --json`. */
 export type JsonEvent =
-  | { type: 'progress'; progress: PlanProgress }
+  | { type: 'progress'; progress: Progress }
   | { type: 'plan'; plan: unknown }
   | { type: 'apply_start'; changes: number; parallelism: number }
   | { type: 'change_start'; ref: string; label: string }
@@ -146,6 +148,7 @@ export type JsonEvent =
   | { type: 'check'; matches: true }
   | { type: 'check'; matches: false; plan: unknown }
   | { type: 'check_failed'; details: string[] }
+  | { type: 'saved_plan_files_differ'; files: string[]; why: 'differ' | 'unreadable' }
   | { type: 'interrupted'; signal: InterruptSignal };
 
 /**
@@ -180,6 +183,7 @@ export function jsonApplyView(io: CommandIo): ApplyView {
     checking: () => undefined,
     checked: (next) => emit(next.changes.length === 0 ? { type: 'check', matches: true } : { type: 'check', matches: false, plan: planData(next) }),
     checkFailed: (details) => emit({ type: 'check_failed', details: details.map(redact) }),
+    savedPlanFilesDiffer: (files, why) => emit({ type: 'saved_plan_files_differ', files: [...files], why }),
     interrupted: (signal) => emit({ type: 'interrupted', signal }),
     declined: () => undefined,
     close: () => undefined,

@@ -5,13 +5,13 @@ export async function runChecksList(paths: string[], opts: { json?: boolean }, i
   const { CHECKS, levelsOf, needsOf } = await import('../checks/index.js');
   let levels: Map<string, string> | undefined;
   if (paths.length > 0) {
-    const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
-    const result = await loadConfig(paths, { cwd: io.cwd, env: io.env });
-    if ('diagnostics' in result) {
-      for (const line of formatDiagnosticLines(result.diagnostics)) io.err(`${line}\n`);
+    const { commandContext } = await import('../workflow/context.js');
+    const result = await commandContext(io, paths).readConfiguration();
+    if (!result.ok) {
+      for (const line of result.lines) io.err(`${line}\n`);
       return 1;
     }
-    levels = levelsOf(result.state);
+    levels = levelsOf(result.desired);
   }
   const list = CHECKS.map((c) => ({
     name: c.name,

@@ -12,7 +12,7 @@ export function addConnectionOptions(cmd: Command): Command {
       // A usage error, so before the command reads anything (the client is built later, lazily).
       .hook('preAction', async (self) => {
         const { timeout } = self.opts<{ timeout?: string }>();
-        if (timeout !== undefined) (await import('../api/connect.js')).timeoutSeconds(timeout);
+        if (timeout !== undefined) (await import('../workflow/context.js')).timeoutSeconds(timeout);
       })
   );
 }

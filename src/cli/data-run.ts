@@ -1,10 +1,10 @@
-import type { ConnectionOptions } from '../api/connect.js';
-import { connect } from '../api/connect.js';
+/** `monsync data LABEL`: parses the options, runs `dataFlow` (src/workflow/operate.ts), prints the data. */
 import { parseDuration } from '../ops/duration.js';
-import type { CommandIo } from './output.js';
-import { resolveMonitor } from '../ops/resolve.js';
 import { renderDataJson, renderDataText } from '../render/ops-data.js';
 import { UsageError } from '../util/errors.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
+import { dataFlow } from '../workflow/operate.js';
+import type { CommandIo } from './output.js';
 
 export interface DataOptions extends ConnectionOptions {
   since: string;
@@ -15,20 +15,11 @@ export interface DataOptions extends ConnectionOptions {
 const AVERAGES = ['raw', 'hour', 'day'] as const;
 type Average = (typeof AVERAGES)[number];
 
-export async function runData(label: string, opts: DataOptions, io: CommandIo): Promise<number> {
+export async function runData(label: string, opts: DataOptions, io: CommandIo, ctx: CommandContext = commandContext(io, [], opts)): Promise<number> {
   const sinceSeconds = parseDuration(opts.since, '--since');
   const average = opts.average as Average;
   if (!AVERAGES.includes(average)) throw new UsageError(`--average must be raw, hour or day, got "${opts.average}"`);
-  const api = connect(opts, io.env);
-  try {
-    const monitor = resolveMonitor(label, await api.listMonitors());
-    // `begin` on the service's clock (the monitor list's Date header just told it); `end` is left to
-    // the service, whose default is its own now.
-    const begin = Math.floor((io.now() + api.serviceClockOffsetMs()) / 1000) - sinceSeconds;
-    const data = await api.getMonitorData(monitor.id, { begin, average });
-    io.out(opts.json ? renderDataJson(data) : renderDataText(data, { color: io.color, sinceSeconds, average, timer: monitor.timer }));
-    return 0;
-  } finally {
-    await api.close();
-  }
+  const { data, timer } = await dataFlow(ctx, { label, sinceSeconds, average });
+  io.out(opts.json ? renderDataJson(data) : renderDataText(data, { color: io.color, sinceSeconds, average, timer }));
+  return 0;
 }

@@ -17,6 +17,6 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (label: string, opts: DataOptions, self: Command) => {
     const [{ runData }, { processIo }] = await Promise.all([import('./data-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runData(label, opts, io));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (ctx) => runData(label, opts, ctx.io, ctx));
   });
 }

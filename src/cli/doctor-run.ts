@@ -1,24 +1,18 @@
 /**
- * `monsync doctor`'s runner: the checks (src/ops/doctor.ts), printed as text or JSON on stdout.
- * Exit 0 when no check is a problem, 1 otherwise.
+ * `monsync doctor`'s runner: the checks (`doctorFlow`, src/workflow/doctor.ts), printed as text or
+ * JSON on stdout. Exit 0 when no check is a problem, 1 otherwise.
  */
-import type { ConnectionOptions } from '../api/connect.js';
-import { runDoctor } from '../ops/doctor.js';
 import { renderDoctorJson, renderDoctorText } from '../render/doctor.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
+import { doctorFlow } from '../workflow/doctor.js';
 import type { CommandIo } from './output.js';
 
 export interface DoctorOptions extends ConnectionOptions {
   json?: boolean;
 }
 
-export async function runDoctorCommand(paths: string[], opts: DoctorOptions, io: CommandIo): Promise<number> {
-  const report = await runDoctor({
-    env: io.env,
-    connection: { ...(opts.url !== undefined && { url: opts.url }), ...(opts.timeout !== undefined && { timeout: opts.timeout }) },
-    paths,
-    cwd: io.cwd,
-    now: io.now,
-  });
+export async function runDoctorCommand(paths: string[], opts: DoctorOptions, io: CommandIo, ctx: CommandContext = commandContext(io, paths, opts)): Promise<number> {
+  const report = await doctorFlow(ctx);
   io.out(opts.json ? renderDoctorJson(report) : renderDoctorText(report, { color: io.color }));
   return report.problems > 0 ? 1 : 0;
 }

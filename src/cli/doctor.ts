@@ -17,6 +17,6 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET', '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: DoctorOptions, self: Command) => {
     const [{ runDoctorCommand }, { processIo }] = await Promise.all([import('./doctor-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (io, account) => runDoctorCommand(account ? account.paths : paths, opts, io));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (ctx) => runDoctorCommand(ctx.paths, opts, ctx.io, ctx));
   });
 }

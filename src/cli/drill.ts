@@ -15,6 +15,6 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (label: string, opts: DrillCliOptions, self: Command) => {
     const [{ runDrillCommand }, { processIo }] = await Promise.all([import('./drill-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runDrillCommand(label, opts, io));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (ctx) => runDrillCommand(label, opts, ctx.io, undefined, ctx));
   });
 }

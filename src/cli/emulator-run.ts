@@ -54,7 +54,7 @@ function parsePort(v: string): number {
 
 /** Reads the account at `url` with the usual credentials: GET requests only, said on stderr. */
 async function cloneAccount(url: string, io: CommandIo): Promise<{ copy: AccountCopy; source: string }> {
-  const [{ connect }, { readAccountCopy, describeCopy }] = await Promise.all([import('../api/connect.js'), import('../ops/clone.js')]);
+  const [{ connect }, { describeCopy }, { readAccountCopy }] = await Promise.all([import('../api/connect.js'), import('../ops/clone.js'), import('../workflow/clone.js')]);
   const client = connect({ url }, io.env);
   try {
     const read = await readAccountCopy(client);

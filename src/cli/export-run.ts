@@ -10,13 +10,12 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { connect, type ConnectionOptions } from '../api/connect.js';
-import { ExportError, exportConfig, MAIN_FILE, UNGROUPED_FILE } from '../export/index.js';
+import { MAIN_FILE, UNGROUPED_FILE } from '../export/index.js';
 import { schemaRefFor } from '../export/schema-path.js';
-import { AccountContradictionError } from '../plan/consistency.js';
 import { UsageError, UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
-import { readAccount } from '../workflow/account.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
+import { exportFlow } from '../workflow/export.js';
 import type { CommandIo } from './output.js';
 import { printProgress } from './progress.js';
 
@@ -29,7 +28,7 @@ export interface ExportOptions extends ConnectionOptions {
 
 type Target = { kind: 'stdout' } | { kind: 'file'; path: string } | { kind: 'dir'; path: string };
 
-export async function runExport(opts: ExportOptions, io: CommandIo): Promise<number> {
+export async function runExport(opts: ExportOptions, io: CommandIo, ctx: CommandContext = commandContext(io, [], opts)): Promise<number> {
   const shown = (path: string) => shownFrom(io.cwd, path);
   const target = outTarget(opts.out, io.cwd);
   if (!opts.owner.trim()) throw new UsageError('--owner must not be empty');
@@ -48,7 +47,7 @@ export async function runExport(opts: ExportOptions, io: CommandIo): Promise<num
 
   const stop = new Interruption(io, target.kind === 'stdout' ? null : shown(target.path));
   try {
-    return await exportTo(target, opts, io, stop, shown);
+    return await exportTo(ctx, target, opts, io, stop, shown);
   } finally {
     stop.dispose();
   }
@@ -107,22 +106,15 @@ class Interruption {
   }
 }
 
-async function exportTo(target: Target, opts: ExportOptions, io: CommandIo, stop: Interruption, shown: (path: string) => string): Promise<number> {
-  const api = connect(opts, io.env);
-  // A read whose lists contradict each other would export an account with monitors or alerts missing.
-  const live = await readAccount(api, null, printProgress(io)).catch((err: unknown) => {
-    throw err instanceof AccountContradictionError ? err.withConsequence('no file was written') : err;
-  });
-
+async function exportTo(ctx: CommandContext, target: Target, opts: ExportOptions, io: CommandIo, stop: Interruption, shown: (path: string) => string): Promise<number> {
   const outDir = target.kind === 'stdout' ? io.cwd : target.kind === 'dir' ? target.path : dirname(target.path);
-  const schemaPath = schemaRefFor(outDir, { isDirectory: target.kind === 'dir' });
-  let result;
-  try {
-    result = exportConfig(live, { match: opts.match, owner: opts.owner, schemaPath, split: target.kind === 'dir' });
-  } catch (err) {
-    if (err instanceof ExportError) throw new UserError(err.message, { details: err.problems.map((p) => `  - ${p}`) });
-    throw err;
-  }
+  const result = await exportFlow(ctx, {
+    ...(opts.match !== undefined ? { match: opts.match } : {}),
+    owner: opts.owner,
+    schemaPath: schemaRefFor(outDir, { isDirectory: target.kind === 'dir' }),
+    split: target.kind === 'dir',
+    onProgress: printProgress(io),
+  });
   for (const w of result.warnings) io.err(`Warning: ${w}\n`);
 
   const what = `${plural(result.counts.monitors, 'SMTP monitor')}, ${plural(result.counts.alerts, 'alert')}, ${plural(result.counts.groups, 'group')}`;

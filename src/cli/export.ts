@@ -21,6 +21,6 @@ export function register(program: Command): void {
     env: CONNECTION_ENV,
   }).action(async (opts: ExportOptions, self: Command) => {
     const [{ runExport }, { processIo }] = await Promise.all([import('./export-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runExport(opts, io));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (ctx) => runExport(opts, ctx.io, ctx));
   });
 }

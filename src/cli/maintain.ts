@@ -24,8 +24,8 @@ export function register(program: Command): void {
   }).action(async (paths: string[], opts: MaintainOptions, self: Command) => {
     const [{ runMaintain }, { processIo }] = await Promise.all([import('./maintain-run.js'), import('./output.js')]);
     // A declared account is maintained from its own files and variables; one failing account does not stop the next.
-    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (io, account) =>
-      runMaintain(account ? account.paths : paths, opts, io, account),
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (ctx) =>
+      runMaintain(ctx.paths, opts, ctx.io, ctx),
     );
   });
 }

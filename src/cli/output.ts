@@ -5,42 +5,11 @@
  * (a plan, a table, YAML); stderr carries progress, warnings and problems.
  */
 import type { Command } from 'commander';
-import type { Env } from '../api/connect.js';
+import type { CommandIo, InterruptSignal } from '../workflow/io.js';
 import { terminalSafe } from '../util/safe-text.js';
 import { rootOf, useColor } from './common.js';
 
-export interface Output {
-  /** Writes to stdout exactly the text given: the runner ends its own lines. */
-  out(text: string): void;
-  /** Writes to stderr exactly the text given. */
-  err(text: string): void;
-  /** Colour on stdout (a person is looking; see useColor). */
-  color: boolean;
-  /** Colour on stderr. */
-  errColor: boolean;
-}
-
-/** An Output and what else a runner may know of where it runs. */
-export interface CommandIo extends Output {
-  env: Env;
-  /** The directory relative paths are read from and shown against. */
-  cwd: string;
-  /** Local wall clock, milliseconds. */
-  now(): number;
-  /** stdout is a terminal (live lines are redrawn in place): its width now. Absent: a pipe or file. */
-  terminal?: { columns(): number };
-  /** stderr is a terminal (time passing is drawn while the account is read). */
-  errTerminal?: boolean;
-  /** Asks a person a yes/no question on the terminal; absent when stdin is not a terminal. */
-  ask?: (question: string) => Promise<'yes' | 'no' | 'interrupted'>;
-  /**
-   * Ctrl-C and SIGTERM: `handler` is told of the first one until the returned function is called
-   * (the same signal again quits at once). Absent: nothing interrupts the run.
-   */
-  interrupts?: (handler: (signal: InterruptSignal) => void) => () => void;
-}
-
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+export type { CommandIo, InterruptSignal, Output } from '../workflow/io.js';
 
 /** The shell's convention: 128 + the signal's number (SIGINT 2 -> 130, SIGTERM 15 -> 143). */
 export function exitCodeOf(signal: InterruptSignal): number {

@@ -21,7 +21,7 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (opts: PauseOptions, self: Command) => {
     const [{ runPause }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runPause(opts, io));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (ctx) => runPause(opts, ctx.io, ctx));
   });
 
   const resume = program
@@ -37,7 +37,7 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (opts: ResumeOptions, self: Command) => {
     const [{ runResume }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runResume(opts, io));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (ctx) => runResume(opts, ctx.io, ctx));
   });
 
   const paused = program
@@ -52,6 +52,6 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'NO_COLOR'],
   }).action(async (paths: string[], opts: PausedOptions, self: Command) => {
     const [{ runPaused }, { processIo }] = await Promise.all([import('./pause-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runPaused(opts, io, paths));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (ctx) => runPaused(opts, ctx.io, paths, ctx), []);
   });
 }

@@ -1,9 +1,9 @@
 /** `monsync plan`: the plan on stdout as text, JSON or Markdown, optionally saved for `apply --plan`. */
-import type { ConnectionOptions } from '../api/connect.js';
 import type { AccountPlan } from '../render/plan-accounts.js';
 import { UsageError, UserError } from '../util/errors.js';
-import { chooseAccounts, type AccountChoice, type DeclaredAccount } from '../workflow/accounts.js';
-import { planFlow } from '../workflow/plan.js';
+import type { AccountChoice } from '../workflow/accounts.js';
+import { accountErrorText, forEachAccount, openCommand, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
+import { planFlow, savePlan } from '../workflow/plan.js';
 import type { CommandIo } from './output.js';
 import { findCommit } from './commit.js';
 import { printProgress } from './progress.js';
@@ -26,12 +26,11 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
   }
   // Looked up before the account is read: a bad --commit is a usage error before any connection.
   const commit = format === 'markdown' ? await findCommit(opts.commit, io.env, io.cwd) : undefined;
-  const accounts = await chooseAccounts(paths, opts, io.cwd);
-  if (accounts !== null && (accounts.length > 1 || opts.allAccounts)) return planAccounts(paths, accounts, opts, format, commit, io);
-  const account = accounts?.[0];
-  const { plan, desired } = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env, account ? { account } : {}), {
-    ...(account ? { account } : {}),
-    paths,
+  const { contexts, several } = await openCommand({ io, paths, connection: opts, choice: opts });
+  if (several) return planAccounts(paths, contexts, opts, format, commit, io);
+  const ctx = contexts[0]!;
+  const account = ctx.account;
+  const { plan, desired } = await planFlow(ctx, {
     prune: opts.prune,
     targets: opts.target,
     strict: opts.strict,
@@ -41,14 +40,8 @@ export async function runPlan(paths: string[], opts: PlanOptions, io: CommandIo)
   });
 
   if (opts.out) {
-    const { writeSavedPlan, SavedPlanError } = await import('../apply/saved-plan.js');
-    try {
-      await writeSavedPlan(opts.out, plan, desired);
-    } catch (err) {
-      if (err instanceof SavedPlanError) throw new UserError(err.message);
-      throw err;
-    }
-    io.err(`Saved the plan to ${opts.out}: \`monsync apply --plan ${opts.out}\` applies exactly this.\n`);
+    await savePlan(opts.out, plan, desired);
+    io.err(`Saved the plan to ${opts.out}: \`monsync apply --plan ${opts.out}${account ? ` --account ${account.name}` : ''}\` applies exactly this.\n`);
   }
 
   let text: string;
@@ -78,59 +71,32 @@ const ACCOUNTS_AT_ONCE = 4;
  * in its place without stopping the others'; exit 1 if any failed, else (with --detailed-exitcode)
  * 2 if any has changes.
  */
-async function planAccounts(paths: string[], accounts: DeclaredAccount[], opts: PlanOptions, format: string, commit: string | undefined, io: CommandIo): Promise<number> {
+async function planAccounts(paths: string[], contexts: CommandContext[], opts: PlanOptions, format: string, commit: string | undefined, io: CommandIo): Promise<number> {
   if (opts.out) throw new UsageError('--out saves the plan of one account: give one --account NAME');
-  const [{ connect }, { checkDeletes }, { managedCount }, { redact }, { createParseCache }] = await Promise.all([
-    import('../api/connect.js'),
-    import('../apply/safety.js'),
-    import('../workflow/apply.js'),
-    import('../util/redact.js'),
-    import('../config/index.js'),
-  ]);
-  // One for all the accounts: the files they share are read and parsed once.
-  const parseCache = createParseCache();
+  const { needsForce } = await import('../workflow/apply.js');
   // Accounts are read a few at a time (a hundred customers must not take a hundred reads in a row);
   // each one's progress is held and printed whole, in declaration order, so logs never interleave.
-  const planOne = async (account: DeclaredAccount): Promise<{ result: AccountPlan; log: string }> => {
-    let log = `Account ${account.name}:\n`;
-    const held: CommandIo = { ...io, err: (text: string) => void (log += text), errTerminal: false };
-    try {
-      const { plan, live } = await planFlow(async () => connect(opts, io.env, { account }), {
-        account,
-        paths,
+  const logs = new Map<CommandContext, string>();
+  const outcomes = await forEachAccount(
+    contexts,
+    async (ctx) => {
+      logs.set(ctx, `Account ${ctx.account!.name}:\n`);
+      const held: CommandIo = { ...io, err: (text: string) => void logs.set(ctx, logs.get(ctx)! + text), errTerminal: false };
+      const { plan, live } = await planFlow(ctx.withIo(held), {
         prune: opts.prune,
         targets: opts.target,
         strict: opts.strict,
         onProgress: printProgress(held),
         fingerprint: format !== 'text',
-        parseCache,
       });
-      const needsForce = !checkDeletes(plan, managedCount(live, plan.options.owner), {}).ok;
-      return { result: { account: account.name, plan, needsForce }, log };
-    } catch (err) {
-      if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
-      const lines = [err.message, ...(err instanceof UserError ? err.details : [])].map(redact);
-      log += `Error: ${lines[0]!.startsWith(`account ${account.name}`) ? '' : `account ${account.name}: `}${lines.join('\n')}\n`;
-      return { result: { account: account.name, error: lines }, log };
-    }
-  };
-  const running: Promise<{ result: AccountPlan; log: string }>[] = [];
-  let next = 0;
-  const startNext = () => {
-    if (next >= accounts.length) return;
-    const planning = planOne(accounts[next++]!);
-    // Awaited in order below; a bug's rejection must not be reported as unhandled before its turn.
-    planning.catch(() => undefined);
-    running.push(planning);
-  };
-  for (let i = 0; i < ACCOUNTS_AT_ONCE; i++) startNext();
-  const results: AccountPlan[] = [];
-  for (let i = 0; i < accounts.length; i++) {
-    const { result, log } = await running[i]!;
-    startNext();
-    io.err(log);
-    results.push(result);
-  }
+      return { plan, needsForce: await needsForce(plan, live) };
+    },
+    {
+      concurrency: ACCOUNTS_AT_ONCE,
+      onOutcome: (o) => io.err(`${logs.get(o.context) ?? ''}${'error' in o ? accountErrorText(o.context.account, o.error) : ''}`),
+    },
+  );
+  const results: AccountPlan[] = outcomes.map((o) => ('error' in o ? { account: o.context.account!.name, error: o.error } : { account: o.context.account!.name, ...o.value }));
   const render = await import('../render/plan-accounts.js');
   const text =
     format === 'json'

@@ -1,18 +1,46 @@
 /**
- * Prints a plan run's progress on stderr, so stdout carries only the plan; the timings only under
- * MONSYNC_TIMINGS. Which account is read is said before the read. In a log that is a line of its own
- * and the counts follow on another (an HTTP trace on stderr may come between them). On a terminal
- * it is one line: the account, a spinner with the seconds spent while a slow read lasts, then the
- * counts in its place.
+ * Prints a command's progress (the one vocabulary, src/workflow/progress.ts) on stderr, so stdout
+ * carries only the result; the timings only under MONSYNC_TIMINGS. Which account is read is said
+ * before the read. In a log that is a line of its own and the counts follow on another (an HTTP trace
+ * on stderr may come between them). On a terminal it is one line: the account, a spinner with the
+ * seconds spent while a slow read lasts, then the counts in its place. A report's reads are a ticker
+ * drawn in place where a person looks (a terminal, or colour asked for) and cleared at the end; a log
+ * gets none of it.
  */
-import { renderAccountLine, renderProgress, renderReadingHead, renderWaiting, type PlanProgress } from '../render/progress.js';
-import type { OnProgress } from '../workflow/plan.js';
+import { renderAccountLine, renderProgress, renderReadingHead, renderReportTicker, renderWaiting, type PlanProgress, type ReportReadProgress } from '../render/progress.js';
+import type { OnProgress, Progress } from '../workflow/progress.js';
 import type { CommandIo } from './output.js';
 
 /** A spinner appears only on reads slower than this: a fast one stays a plain line. */
 const SPINNER_AFTER_MS = 300;
+/** The report ticker is redrawn at most this often (its last count always). */
+const TICKER_EVERY_MS = 200;
+
+const isReport = (p: Progress): p is ReportReadProgress => p.kind.startsWith('report-');
 
 export function printProgress(io: CommandIo): OnProgress {
+  const lines = lineProgress(io);
+  const ticker = reportTicker(io);
+  return (p) => {
+    if (isReport(p)) ticker(p);
+    else lines(p);
+  };
+}
+
+function reportTicker(io: CommandIo): (p: ReportReadProgress) => void {
+  if (!io.errTerminal && !io.errColor) return () => undefined;
+  let last = 0;
+  return (p) => {
+    if (p.kind === 'report-data') {
+      const t = io.now();
+      if (p.done !== p.total && t - last < TICKER_EVERY_MS) return;
+      last = t;
+    }
+    io.err(`\r\x1b[2K${renderReportTicker(p)}`);
+  };
+}
+
+function lineProgress(io: CommandIo): (p: Exclude<Progress, ReportReadProgress>) => void {
   if (!io.errTerminal) {
     return (p) => {
       if (p.kind === 'timings' && !io.env.MONSYNC_TIMINGS) return;
@@ -31,7 +59,7 @@ export function printProgress(io: CommandIo): OnProgress {
     if (timer) clearInterval(timer);
     timer = undefined;
   };
-  return (p: PlanProgress) => {
+  return (p) => {
     if (p.kind === 'timings' && !io.env.MONSYNC_TIMINGS) return;
     switch (p.kind) {
       case 'reading':

@@ -1,13 +1,12 @@
 /**
  * `monsync report`: parse the options (every usage error before a request), read the report
- * (ops/report.ts), render it in the format asked for, and write it to stdout or `--out`. Progress
- * goes to stderr, and only when stderr is a terminal: a CI log gets the one line that says where
- * the report went.
+ * (`reportFlow`, src/workflow/report.ts), render it in the format asked for, and write it to stdout
+ * or `--out`. Progress goes to stderr through the one progress printer (src/cli/progress.ts), only
+ * where a person looks: a CI log gets the one line that says where the report went.
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { connect, type ConnectionOptions } from '../api/connect.js';
-import { buildReport, resolvePeriod, type Report, type ReportProgress } from '../ops/report.js';
+import { resolvePeriod, type Report } from '../ops/report.js';
 import { renderReportCsv } from '../render/report-csv.js';
 import { renderReportHtml } from '../render/report-html.js';
 import { renderReportJson } from '../render/report-json.js';
@@ -15,7 +14,10 @@ import { renderReportMarkdown } from '../render/report-markdown.js';
 import { renderReportText } from '../render/report-text.js';
 import { UsageError, UserError } from '../util/errors.js';
 import type { AccountChoice } from '../workflow/accounts.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
+import { reportFlow } from '../workflow/report.js';
 import type { CommandIo } from './output.js';
+import { printProgress } from './progress.js';
 
 export interface ReportOptions extends ConnectionOptions, AccountChoice {
   since?: string;
@@ -56,23 +58,7 @@ function render(r: Report, format: Format, opts: { color: boolean; outages: bool
   }
 }
 
-function progressPrinter(io: CommandIo): ((p: ReportProgress) => void) | undefined {
-  // errColor is true only when stderr is a terminal that takes colour; a log file gets no ticker.
-  if (!io.errColor) return undefined;
-  let last = 0;
-  return (p) => {
-    if (p.kind === 'start') io.err(`Reading ${p.monitors} monitors…`);
-    else if (p.kind === 'monitor') {
-      const t = io.now();
-      if (p.done === p.total || t - last >= 200) {
-        last = t;
-        io.err(`\r\x1b[2KReading raw data: ${p.done} of ${p.total} monitors`);
-      }
-    } else io.err('\r\x1b[2KReading alert counts…');
-  };
-}
-
-export async function runReport(opts: ReportOptions, io: CommandIo): Promise<number> {
+export async function runReport(opts: ReportOptions, io: CommandIo, ctx: CommandContext = commandContext(io, [], opts)): Promise<number> {
   const format = opts.format as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
   const parallelism = Number(opts.parallelism);
@@ -83,23 +69,13 @@ export async function runReport(opts: ReportOptions, io: CommandIo): Promise<num
   const asked = { ...(opts.since !== undefined && { since: opts.since }), ...(opts.month !== undefined && { month: opts.month }), ...(opts.until !== undefined && { until: opts.until }) };
   // Checked on the local clock before any request; resolved again on the service's once it answered.
   resolvePeriod(asked, Math.floor(io.now() / 1000));
-  const period = (now: number) => resolvePeriod(asked, now);
-  const api = connect(opts, io.env, { concurrency: parallelism });
-  const onProgress = progressPrinter(io);
-  let report: Report;
-  try {
-    report = await buildReport(api, {
-      period,
-      ...(opts.monitor && { monitors: opts.monitor }),
-      ...(opts.group && { groups: opts.group }),
-      concurrency: parallelism,
-      now: () => Math.floor((io.now() + (api.serviceClockOffsetMs?.() ?? 0)) / 1000),
-      ...(onProgress && { onProgress }),
-    });
-  } finally {
-    if (onProgress) io.err('\r\x1b[2K');
-    await api.close();
-  }
+  const report = await reportFlow(ctx, {
+    period: asked,
+    ...(opts.monitor && { monitors: opts.monitor }),
+    ...(opts.group && { groups: opts.group }),
+    concurrency: parallelism,
+    onProgress: printProgress(io),
+  });
   const toFile = opts.out !== undefined && opts.out !== '-';
   const text = render(report, format, { color: !toFile && io.color, outages: opts.outages === true });
   if (!toFile) {

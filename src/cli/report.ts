@@ -35,6 +35,6 @@ export function register(program: Command): void {
   }).action(async (opts: ReportOptions, self: Command) => {
     const [{ runReport, checkReportAccounts }, { processIo }] = await Promise.all([import('./report-run.js'), import('./output.js')]);
     checkReportAccounts(opts);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runReport(opts, io));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (ctx) => runReport(opts, ctx.io, ctx));
   });
 }

@@ -4,7 +4,7 @@
  * later CI step sees exactly what `apply --plan FILE` would do. A file that is not a valid saved
  * plan is refused with the saved-plan reader's message, exit 1.
  */
-import { UsageError, UserError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 import type { CommandIo } from './output.js';
 
 export interface ShowOptions {
@@ -18,20 +18,18 @@ export async function renderSavedPlan(file: string, opts: ShowOptions & { color?
   if (!['text', 'json', 'markdown'].includes(format)) {
     throw new UsageError(`--format must be text, json or markdown, got "${format}"`);
   }
-  const { readSavedPlan } = await import('../apply/saved-plan.js');
-  const saved = await readSavedPlan(file);
-  if (!saved.ok) throw new UserError(saved.error);
+  const plan = await (await import('../workflow/plan.js')).readPlanFile(file);
   let text: string;
   if (format === 'json') {
     const { renderPlanJson } = await import('../render/plan-json.js');
-    text = renderPlanJson(saved.plan);
+    text = renderPlanJson(plan);
   } else if (format === 'markdown') {
     const { renderPlanMarkdown } = await import('../render/plan-markdown.js');
     // The command-line paths of the plan run are not in the file: the heading names the files read.
-    text = renderPlanMarkdown(saved.plan);
+    text = renderPlanMarkdown(plan);
   } else {
     const { renderPlanText } = await import('../render/plan-text.js');
-    text = renderPlanText(saved.plan, { color: opts.color ?? false });
+    text = renderPlanText(plan, { color: opts.color ?? false });
   }
   return text.endsWith('\n') ? text : `${text}\n`;
 }

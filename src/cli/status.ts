@@ -20,6 +20,6 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'MONSYNC_CLIENT_ID, MONSYNC_CLIENT_SECRET', 'NO_COLOR'],
   }).action(async (paths: string[], opts: StatusOptions, self: Command) => {
     const [{ runStatus }, { processIo }] = await Promise.all([import('./status-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (io) => runStatus(opts, io, paths));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (ctx) => runStatus(opts, ctx.io, paths, ctx), []);
   });
 }

@@ -1,9 +1,8 @@
 /** `monsync test`: the mail path of each (or each changed) SMTP monitor, as text, JSON or Markdown. */
 import { hostname } from 'node:os';
-import type { ConnectionOptions } from '../api/connect.js';
 import type { DesiredMonitor, DesiredState } from '../model/desired.js';
-import type { DeclaredAccount } from '../config/accounts.js';
 import { UsageError } from '../util/errors.js';
+import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import { matchesAny } from '../util/glob.js';
 import { parsePositiveInt } from './common.js';
 import type { CommandIo } from './output.js';
@@ -27,8 +26,8 @@ export const EXIT_INCONCLUSIVE = 3;
 export interface TestRunExtras {
   /** Extra trusted CA certificates (PEM) for the servers' certificates; the CLI trusts Node's (NODE_EXTRA_CA_CERTS included). */
   ca?: string[];
-  /** A declared account (docs/accounts.md): its files' variables and owner. */
-  account?: DeclaredAccount;
+  /** The command context (src/workflow/context.ts): the account's files, variables and owner. Default: `paths`, no account. */
+  context?: CommandContext;
 }
 
 export async function runTest(paths: string[], opts: TestOptions, io: CommandIo, extras: TestRunExtras = {}): Promise<number> {
@@ -46,13 +45,12 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
   // Read before anything else: a bad MONSYNC_DNS_SERVERS is a usage error.
   const dns = createMailDns(io.env, stepMs);
 
+  const ctx = extras.context ?? commandContext(io, paths, opts);
   let desired: DesiredState;
   let monitors: readonly DesiredMonitor[];
   if (opts.changed) {
     const { planFlow } = await import('../workflow/plan.js');
-    const flow = await planFlow(async () => (await import('../api/connect.js')).connect(opts, io.env), {
-      paths,
-      ...(extras.account ? { account: extras.account } : {}),
+    const flow = await planFlow(ctx, {
       targets: opts.target,
       onProgress: printProgress(io),
       fingerprint: false,
@@ -62,15 +60,14 @@ export async function runTest(paths: string[], opts: TestOptions, io: CommandIo,
     const changed = new Set(flow.plan.changes.filter((c) => c.kind === 'monitor' && c.action !== 'delete').map((c) => c.key));
     monitors = desired.monitors.filter((m) => changed.has(m.label));
   } else {
-    const { loadDesired } = await import('../workflow/plan.js');
-    desired = await loadDesired(paths, printProgress(io), extras.account);
+    ({ desired } = await ctx.loadConfiguration({ onProgress: printProgress(io) }));
     // As plan's --target: a label, or the name of a declared group the monitor is in.
     const targets = opts.target ?? [];
     const inGroups = new Set(desired.groups.filter((g) => matchesAny(targets, g.name)).flatMap((g) => g.monitors ?? []));
     monitors = desired.monitors.filter((m) => targets.length === 0 || matchesAny(targets, m.label) || inGroups.has(m.label));
   }
 
-  io.err(`Testing the mail path of ${monitors.length} monitor${monitors.length === 1 ? '' : 's'} (at most ${concurrency} at once, ${stepSeconds} s a step)…\n`);
+  printProgress(io)({ kind: 'mail-paths', monitors: monitors.length, concurrency, stepSeconds });
   const { testMailPaths } = await import('../mailpath/test-paths.js');
   const report = await testMailPaths(desired, monitors, {
     dns,

@@ -34,6 +34,6 @@ export function register(program: Command): void {
     env: [...CONNECTION_ENV, 'MONSYNC_DNS_SERVERS', '${VAR}', 'NO_COLOR'],
   }).action(async (paths: string[], opts: TestOptions, self: Command) => {
     const [{ runTest }, { processIo }] = await Promise.all([import('./test-run.js'), import('./output.js')]);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (io, account) => runTest(account ? account.paths : paths, opts, io, account ? { account } : {}));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (ctx) => runTest(ctx.paths, opts, ctx.io, { context: ctx }));
   });
 }

@@ -15,7 +15,6 @@
  * its alerts (or it had none), so membership and the cross-checks are read the same way from both.
  * Not copied: pauses, alert states, test results and history (the replica simulates its own).
  */
-import type { MonitoringApi } from '../api/types.js';
 import type { LiveState } from '../model/live.js';
 import { plural } from '../util/plural.js';
 
@@ -27,23 +26,6 @@ export interface AccountCopy {
   monitors: WireObject[];
   alerts: WireObject[];
   groups: { id: string; name: string; monitors: string[] }[];
-}
-
-export interface CopyRead {
-  copy: AccountCopy;
-  /** Requests the read took. */
-  requests: number;
-  ms: number;
-}
-
-/** Reads the account (GET requests only) and returns its copy. */
-export async function readAccountCopy(api: MonitoringApi): Promise<CopyRead> {
-  const { readLive } = await import('../plan/read-live.js');
-  const before = api.stats.requests;
-  const started = performance.now();
-  const wireTypes = new Map<string, string>();
-  const { live } = await readLive(api, { wireTypes });
-  return { copy: copyOf(live, wireTypes), requests: api.stats.requests - before, ms: Math.round(performance.now() - started) };
 }
 
 /** Every field but the null ones (never sent) and those the replica computes. */

@@ -69,6 +69,10 @@ export interface DoctorInput {
   now(): number;
   /** How the client is built; src/api/connect.ts's connect unless a test watches it. */
   connect?: (opts: ConnectionOptions, env: Env, choices: ConnectChoices) => MonitoringClient;
+  /** Loads the configuration `paths` name (the command context's one load, src/workflow/context.ts). */
+  readConfiguration: () => Promise<{ ok: true; desired: DesiredState; warnings: string[] } | { ok: false; errors: number; lines: string[] }>;
+  /** Reads the whole account (the command context's one read); `healed`: what a contradicting first read said. */
+  readAccount: (client: MonitoringClient) => Promise<{ live: LiveState; healed: string | null }>;
 }
 
 /** Beyond this, the service's clock and this machine's disagree enough to say so. */
@@ -151,7 +155,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
 
   let live: LiveState | null = null;
   try {
-    if (client !== null) live = await checkService(client, env, v1, v2, url!, config?.state ?? null, add, report);
+    if (client !== null) live = await checkService(client, env, v1, v2, url!, config?.state ?? null, add, report, input.readAccount);
     else {
       const why = url === null ? 'needs a usable URL' : 'needs credentials';
       add({ id: 'reachable', status: 'skipped', message: why });
@@ -250,6 +254,7 @@ async function checkService(
   desired: DesiredState | null,
   add: (c: DoctorCheck) => DoctorCheck,
   report: DoctorReport,
+  readAccount: DoctorInput['readAccount'],
 ): Promise<LiveState | null> {
   const https = url.startsWith('https:');
   // The first request: a short v1 list (or the v2 token without v1) tells reachability, TLS, the
@@ -366,10 +371,12 @@ async function checkService(
   // Quirks of the whole-account read only: the first request read the destinations already.
   const before = client.quirks();
   try {
-    const { readLive } = await import('../plan/read-live.js');
-    live = (await readLive(client)).live;
-    report.account = accountSize(live, desired?.settings.owner ?? DEFAULT_OWNER);
-    add(accountCheck(report.account));
+    const read = await readAccount(client);
+    live = read.live;
+    report.account = accountSize(read.live, desired?.settings.owner ?? DEFAULT_OWNER);
+    const account = add(accountCheck(report.account));
+    // A first read that contradicted itself and a second that did not: the plan would have healed it too.
+    if (read.healed !== null) Object.assign(account, { status: 'warning', hint: 'read twice: the first read contradicted itself', details: [read.healed] });
     add(ownershipCheck(report.account, desired !== null));
   } catch (err) {
     add({
@@ -507,26 +514,24 @@ function quirkCheck(quirks: readonly QuirkCount[]): DoctorCheck {
 }
 
 async function checkConfiguration(input: DoctorInput): Promise<{ check: DoctorCheck; state: DesiredState | null }> {
-  const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
-  const result = await loadConfig(input.paths, { cwd: input.cwd, env: input.env });
+  const result = await input.readConfiguration();
   const where = input.paths.join(' ');
-  if ('diagnostics' in result) {
-    const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
-    const lines = formatDiagnosticLines(result.diagnostics, input.cwd);
+  if (!result.ok) {
+    const lines = result.lines;
     return {
       check: {
         id: 'config',
         status: 'problem',
-        message: `the configuration has ${plural(errors.length, 'problem')}`,
+        message: `the configuration has ${plural(result.errors, 'problem')}`,
         hint: `fix them (\`monsync validate ${where}\` lists them all)`,
         details: lines.length > 10 ? [...lines.slice(0, 10), `... and ${lines.length - 10} more`] : lines,
       },
       state: null,
     };
   }
-  const s = result.state;
+  const s = result.desired;
   const alerts = s.alerts.length + s.monitors.reduce((n, m) => n + m.alerts.length, 0);
-  const warnings = formatDiagnosticLines(result.warnings, input.cwd);
+  const warnings = result.warnings;
   return {
     check: {
       id: 'config',

@@ -161,3 +161,15 @@ export function renderApplyQuestion(q: { changes: number; url: string; user?: st
   const who = q.user !== undefined ? ` (${q.user})` : '';
   return `\nApply ${plural(q.changes, 'change')} to ${q.url}${who}? Only "yes" will be accepted: `;
 }
+
+/**
+ * After applying a saved plan: the account was checked against the desired state saved in the plan,
+ * but the configuration files it was made from now say something else (a later commit), which the
+ * next `monsync plan` works from.
+ */
+export function renderSavedPlanFilesDiffer(files: readonly string[], why: 'differ' | 'unreadable'): string {
+  const list = files.map((f) => safe(f)).join(', ');
+  return why === 'differ'
+    ? `Note: the check compared the account with the configuration saved in the plan; the files on disk (${list}) now differ from it, and the next \`monsync plan\` works from them.`
+    : `Note: the check compared the account with the configuration saved in the plan; the files it was made from (${list}) cannot be read from here.`;
+}

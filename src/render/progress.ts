@@ -1,6 +1,9 @@
 /**
- * The progress lines of `plan` and `apply` (on stderr, so stdout carries only the plan), from the
- * events the workflow reports (src/workflow/plan.ts): what was read, how much, how long it took.
+ * The progress lines of the commands (on stderr, so stdout carries only the result), from the one
+ * vocabulary of events the workflows report (`Progress`; src/workflow/progress.ts is where workflows
+ * and runners take it from): what was read, how much, how long it took. plan, apply, export and
+ * maintain tell the account read; report its reads (`report-*`, a ticker drawn only where a person
+ * looks); test the mail paths it starts.
  * Pure; the command decides whether and where to print them. In a log every event is its own line
  * (`Reading account URL (user) ...` before the read, `Read 12 monitors ...` after it: an HTTP trace
  * on stderr may come between them). On a terminal the account is one line, drawn before the read
@@ -32,6 +35,34 @@ export type PlanProgress =
   /** Where a plan spent its time (the first two run at the same time); printed under MONSYNC_TIMINGS. */
   | { kind: 'timings'; configurationMs: number; accountMs: number; diffMs: number; sinceStartMs: number };
 
+/** `report`'s reads: the monitors chosen, each one's raw data, the alert counts, then done (the ticker is cleared). */
+export type ReportReadProgress =
+  | { kind: 'report-monitors'; monitors: number }
+  | { kind: 'report-data'; done: number; total: number }
+  | { kind: 'report-alerts' }
+  | { kind: 'report-done' };
+
+/** Every progress event a workflow tells. */
+export type Progress =
+  | PlanProgress
+  | ReportReadProgress
+  /** `monsync test` starts testing the mail paths. */
+  | { kind: 'mail-paths'; monitors: number; concurrency: number; stepSeconds: number };
+
+/** The ticker line of a report read (drawn in place on a terminal); '' for `report-done`. */
+export function renderReportTicker(p: ReportReadProgress): string {
+  switch (p.kind) {
+    case 'report-monitors':
+      return `Reading ${p.monitors} monitors…`;
+    case 'report-data':
+      return `Reading raw data: ${p.done} of ${p.total} monitors`;
+    case 'report-alerts':
+      return 'Reading alert counts…';
+    case 'report-done':
+      return '';
+  }
+}
+
 /** Redrawn after an open `reading` line on a terminal: time passing. `⠹ 3 s` */
 export function renderWaiting(elapsedMs: number): string {
   const frames = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
@@ -57,9 +88,17 @@ export function renderAccountLine(reading: Extract<PlanProgress, { kind: 'readin
   return `${renderReadingHead(reading)} ${accountCounts(p)}\n`;
 }
 
-/** One line ending in a newline, as a log shows it (nothing for `account-failed`: the error says it). */
-export function renderProgress(p: PlanProgress): string {
+/** One line ending in a newline, as a log shows it (nothing for `account-failed`: the error says it; nor for a report's reads). */
+export function renderProgress(p: Progress): string {
   switch (p.kind) {
+    // A report's reads are a ticker where a person looks (renderReportTicker); a log shows none of them.
+    case 'report-monitors':
+    case 'report-data':
+    case 'report-alerts':
+    case 'report-done':
+      return '';
+    case 'mail-paths':
+      return `Testing the mail path of ${plural(p.monitors, 'monitor')} (at most ${p.concurrency} at once, ${p.stepSeconds} s a step)…\n`;
     case 'reading':
       return `${renderReadingHead(p)}\n`;
     case 'account-failed':

@@ -5,9 +5,9 @@
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
-import type { PlanProgress } from '../render/progress.js';
+import type { OnProgress } from './progress.js';
 
-export type OnProgress = (p: PlanProgress) => void;
+export type { OnProgress } from './progress.js';
 
 export interface AccountRead {
   /** From the first request to the last answer read and normalised. */

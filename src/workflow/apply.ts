@@ -9,14 +9,19 @@
  * aborted `signal` (Ctrl-C, SIGTERM, wired by the caller) starts no new call; running ones finish.
  */
 import type { ApplyResult, ChangeResult } from '../apply/execute.js';
+
+export type { ApplyResult, ChangeResult } from '../apply/execute.js';
+export type { Plan } from '../plan/types.js';
+export type { MonitoringApi } from '../api/types.js';
+export { applyExitCode } from '../apply/execute.js';
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
-import type { DeclaredAccount } from '../config/accounts.js';
-import { readAccount, type OnProgress } from './account.js';
-import { computePlan, loadDesired, planFlow, stopOnFindings } from './plan.js';
+import type { OnProgress } from './account.js';
+import type { CommandContext } from './context.js';
+import { computePlan, planFlow, stopOnFindings } from './plan.js';
 
 /** What a person is asked before the first write: the plan and the account it will change. */
 export interface ApplyQuestion {
@@ -55,12 +60,15 @@ export interface ApplyHooks {
   checked(next: Plan): void;
   /** The check could not run; the changes were made. `details`: why, redacted by the caller. */
   checkFailed(details: string[]): void;
+  /**
+   * A saved plan was applied and checked against the desired state saved in it, but the configuration
+   * files on disk now say something else (or cannot be read): what the next plan will work from.
+   */
+  savedPlanFilesDiffer?(files: readonly string[], why: 'differ' | 'unreadable'): void;
 }
 
 export interface ApplyFlowOptions {
-  /** Configuration paths; ignored with `savedPlan`. */
-  paths: string[];
-  /** A plan saved by `plan --out`: applied only if the account is as it was. */
+  /** A plan saved by `plan --out`: applied only if the account is as it was (the context's configuration is not read). */
   savedPlan?: string;
   prune?: boolean;
   targets?: string[];
@@ -74,8 +82,6 @@ export interface ApplyFlowOptions {
   /** Aborted: no new call starts. */
   signal?: AbortSignal;
   hooks: ApplyHooks;
-  /** A declared account (docs/accounts.md): its files, variables and owner; a saved plan must be its own. */
-  account?: DeclaredAccount;
 }
 
 export type ApplyOutcome =
@@ -85,25 +91,26 @@ export type ApplyOutcome =
   /** `remaining`: the changes apply's own check still plans (null when it did not run). */
   | { status: 'applied'; plan: Plan; result: ApplyResult; check: 'matches' | 'differs' | 'failed' | 'none'; remaining: number | null; api: MonitoringApi };
 
-export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: ApplyFlowOptions): Promise<ApplyOutcome> {
+export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Promise<ApplyOutcome> {
   const { hooks } = opts;
   let api: MonitoringApi;
   let plan: Plan;
   let live: LiveState;
-  let desired: DesiredState | null = null;
+  let desired: DesiredState;
+  const saved = opts.savedPlan !== undefined;
   if (opts.savedPlan !== undefined) {
-    api = await connectApi();
-    ({ plan, live } = await loadSavedPlan(api, opts.savedPlan, hooks.progress, opts.account?.name));
+    api = await ctx.connect({ concurrency: Math.max(16, opts.parallelism) });
+    ({ plan, live, desired } = await loadSavedPlan(ctx, api, opts.savedPlan, hooks.progress));
     // The findings the plan was made with: an error would have stopped it, a warning stops --strict.
     await stopOnFindings(plan.checks ?? [], opts.strict);
   } else {
-    ({ plan, live, desired, api } = await planFlow(connectApi, {
-      paths: opts.paths,
+    ({ plan, live, desired, api } = await planFlow(ctx, {
       prune: opts.prune,
       targets: opts.targets,
       strict: opts.strict,
       onProgress: hooks.progress,
-      ...(opts.account ? { account: opts.account } : {}),
+      // The client's own cap must not hold apply below --parallelism (its default is 16).
+      concurrency: Math.max(16, opts.parallelism),
     }));
   }
   hooks.planned(plan);
@@ -119,25 +126,39 @@ export async function applyFlow(connectApi: () => Promise<MonitoringApi>, opts: 
   }
 
   // Plan again afterwards, so the log shows whether the account now matches (or what still differs).
-  const planAgain = desired !== null || plan.files.length > 0;
-  const result = await execute(plan, api, opts, planAgain, live);
-  if (result.interrupted || !planAgain) return { status: 'applied', plan, result, check: 'none', remaining: null, api };
+  const result = await execute(plan, api, opts, true, live);
+  if (result.interrupted) return { status: 'applied', plan, result, check: 'none', remaining: null, api };
 
   hooks.checking();
   try {
-    // The configuration this run applied, not a second read of the files: the check is whether the
-    // account now matches what was applied, and parsing a large YAML twice doubled the overhead.
-    const again = desired ?? (await loadDesired(plan.files, undefined, opts.account ? { ...opts.account, paths: plan.files } : undefined));
-    const liveAfter = await readAccount(api, again);
-    const next = await computePlan(again, liveAfter, api, { prune: plan.options.prune, targets: plan.options.targets, account: plan.account });
+    // The desired state this run applied (a saved plan's own, not the files on disk, which may have
+    // moved on since): the check is whether the account now matches what was applied.
+    const liveAfter = await ctx.readAccount(api, desired);
+    const next = await computePlan(desired, liveAfter, { target: api.baseUrl, prune: plan.options.prune, targets: plan.options.targets, ...(plan.account !== undefined ? { account: plan.account } : {}), nowMs: ctx.serviceNow(api) });
     hooks.checked(next);
+    const onDisk = saved && plan.files.length > 0 ? await filesOnDisk(ctx, plan.files, desired) : 'same';
+    if (onDisk !== 'same') hooks.savedPlanFilesDiffer?.(plan.files, onDisk);
     return { status: 'applied', plan, result, check: next.changes.length === 0 ? 'matches' : 'differs', remaining: next.changes.length, api };
   } catch (err) {
-    // The changes were made: a check that cannot run (a saved plan's files are not where they were,
-    // the account cannot be read again) must not fail the run, nor say that no change was sent.
+    // The changes were made: a check that cannot run (the account cannot be read again) must not
+    // fail the run, nor say that no change was sent.
     if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
     hooks.checkFailed(err instanceof UserError ? err.details : [err.message]);
     return { status: 'applied', plan, result, check: 'failed', remaining: null, api };
+  }
+}
+
+/** Whether the configuration files a saved plan was made from still load to the desired state saved in it. */
+async function filesOnDisk(ctx: CommandContext, files: string[], desired: DesiredState): Promise<'same' | 'differ' | 'unreadable'> {
+  const { isDeepStrictEqual } = await import('node:util');
+  try {
+    const now = await ctx.loadConfiguration({ paths: files });
+    // Compared as the plan file holds it (JSON drops what is undefined).
+    return isDeepStrictEqual(JSON.parse(JSON.stringify(now.desired)), JSON.parse(JSON.stringify(desired))) ? 'same' : 'differ';
+  } catch (err) {
+    // Not there (another checkout, another directory) or broken since: either way not the plan's.
+    if (err instanceof UserError) return 'unreadable';
+    throw err;
   }
 }
 
@@ -161,9 +182,13 @@ async function execute(plan: Plan, api: MonitoringApi, opts: ApplyFlowOptions, p
   return result;
 }
 
-async function loadSavedPlan(api: MonitoringApi, file: string, onProgress: OnProgress, account: string | undefined): Promise<{ plan: Plan; live: LiveState }> {
-  const { readSavedPlan, checkFingerprint, proveSavedPlan, NO_DESIRED_STATE } = await import('../apply/saved-plan.js');
-  const { fingerprintLive } = await import('../plan/fingerprint.js');
+async function loadSavedPlan(ctx: CommandContext, api: MonitoringApi, file: string, onProgress: OnProgress): Promise<{ plan: Plan; live: LiveState; desired: DesiredState }> {
+  const [{ readSavedPlan, checkFingerprint, proveSavedPlan, NO_DESIRED_STATE }, { fingerprintLive }, { assemblePlan, savedPlanInputs }] = await Promise.all([
+    import('../apply/saved-plan.js'),
+    import('../plan/fingerprint.js'),
+    import('./assemble.js'),
+  ]);
+  const account = ctx.account?.name;
   const saved = await readSavedPlan(file);
   if (!saved.ok) throw new UserError(saved.error);
   if (saved.desired === null) throw new UserError(`${file} ${NO_DESIRED_STATE}`);
@@ -179,13 +204,20 @@ async function loadSavedPlan(api: MonitoringApi, file: string, onProgress: OnPro
   if (fromFile.target !== api.baseUrl) {
     throw new UserError(`this plan was made against ${fromFile.target}, not ${api.baseUrl}; run plan again`);
   }
-  const live = await readAccount(api, desired, onProgress);
+  const live = await ctx.readAccount(api, desired, onProgress);
   const check = checkFingerprint(fromFile, fingerprintLive(live, fromFile.options));
   if (!check.ok) throw new UserError(check.message);
-  // The account is the one the plan saw: the file's changes must be what planning its own desired state gives now.
-  const proved = proveSavedPlan(fromFile, desired, live, file);
+  // The account is the one the plan saw: the file's changes must be what the one assembly gives now
+  // for its own desired state, options and time.
+  const proved = proveSavedPlan(fromFile, () => assemblePlan(desired, live, savedPlanInputs(fromFile)), file);
   if (!proved.ok) throw new UserError(proved.message);
-  return { plan: proved.plan, live };
+  return { plan: proved.plan, live, desired };
+}
+
+/** Whether the plan's deletes pass the default delete threshold only with --force (the combined review of several accounts says so). */
+export async function needsForce(plan: Plan, live: LiveState): Promise<boolean> {
+  const { checkDeletes } = await import('../apply/safety.js');
+  return !checkDeletes(plan, managedCount(live, plan.options.owner), {}).ok;
 }
 
 /** Resources monsync owns in the account: the base of the percentage delete threshold. */

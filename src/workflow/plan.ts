@@ -1,7 +1,8 @@
 /**
- * What `plan` and `apply` do before anything is shown or sent: load the configuration, read the
- * account, diff. Prints nothing: progress goes to `onProgress` (src/render/progress.ts makes the
- * lines), problems are UserErrors, and nothing is ever written to the service here.
+ * What `plan` and `apply` do before anything is shown or sent: load the configuration and read the
+ * account through the command context (src/workflow/context.ts), then the one plan assembly
+ * (src/workflow/assemble.ts). Prints nothing: progress goes to `onProgress` (src/render/progress.ts
+ * makes the lines), problems are UserErrors, and nothing is ever written to the service here.
  */
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
@@ -10,15 +11,13 @@ import type { Finding } from '../checks/types.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
-import type { DeclaredAccount } from '../config/accounts.js';
-import type { ParseCache } from '../config/parse-cache.js';
-import type { Beside } from '../config/load.js';
-import { awaitRead, groupsNeeded, startAccountRead, type OnProgress } from './account.js';
+import type { AssemblyInputs } from './assemble.js';
+import { awaitRead, groupsNeeded, type OnProgress } from './account.js';
+import type { CommandContext } from './context.js';
 
 export type { OnProgress } from './account.js';
 
 export interface PlanFlowOptions {
-  paths: string[];
   prune?: boolean;
   targets?: string[];
   /** The checks' warnings stop the plan too, not only their errors (`--strict`). */
@@ -27,10 +26,8 @@ export interface PlanFlowOptions {
   onProgress?: OnProgress;
   /** The live-state fingerprint (default true): false when the plan is only shown as text (DiffOptions.fingerprint). */
   fingerprint?: boolean;
-  /** A declared account: its files (instead of `paths`), variables and owner; the plan records its name. */
-  account?: DeclaredAccount;
-  /** Shared by the plans of one run over several accounts: their shared files are read and parsed once (config/parse-cache.ts). */
-  parseCache?: ParseCache;
+  /** Requests in flight at once (apply's --parallelism must not be held below it by the client's default). */
+  concurrency?: number;
 }
 
 export interface PlanFlowResult {
@@ -39,45 +36,11 @@ export interface PlanFlowResult {
   live: LiveState;
 }
 
-/** The configuration, or a UserError listing every problem (file, line, field) and that nothing was sent. */
-export async function loadDesired(paths: string[], onProgress?: OnProgress, account?: DeclaredAccount, cache?: ParseCache, beside?: Beside): Promise<DesiredState> {
-  const { loadConfig, formatDiagnostics } = await import('../config/index.js');
-  const result = await loadConfig(account ? account.paths : paths, {
-    cwd: process.cwd(),
-    env: account ? { ...process.env, ...account.vars } : process.env,
-    ...(cache ? { cache } : {}),
-    ...(beside ? { beside } : {}),
-  });
-  if ('diagnostics' in result) {
-    const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
-    throw new UserError(`the configuration has ${plural(errors.length, 'problem')}; no change was sent to the service`, {
-      details: formatDiagnostics(result.diagnostics, process.cwd()).split('\n').filter(Boolean),
-    });
-  }
-  const s = result.state;
-  if (account?.owner !== undefined) s.settings = { ...s.settings, owner: account.owner };
-  onProgress?.({
-    kind: 'configuration',
-    files: s.files.length,
-    monitors: s.monitors.length,
-    alerts: s.alerts.length + s.monitors.reduce((n, m) => n + m.alerts.length, 0),
-    groups: s.groups.length,
-  });
-  return s;
-}
-
-/** The plan, or a UserError listing every problem that stops it. */
-export async function computePlan(desired: DesiredState, live: LiveState, api: MonitoringApi, opts: Omit<PlanFlowOptions, 'paths' | 'onProgress' | 'account' | 'parseCache'> & { account?: string }): Promise<Plan> {
-  const { diff, PlanError } = await import('../plan/diff.js');
+/** The one assembly (src/workflow/assemble.ts), or a UserError listing every problem that stops the plan. */
+export async function computePlan(desired: DesiredState, live: LiveState, inputs: AssemblyInputs): Promise<Plan> {
+  const [{ PlanError }, { assemblePlan }] = await Promise.all([import('../plan/diff.js'), import('./assemble.js')]);
   try {
-    const plan = diff(desired, live, {
-      prune: opts.prune || desired.settings.prune,
-      targets: opts.targets ?? [],
-      target: api.baseUrl,
-      fingerprint: opts.fingerprint,
-    });
-    // Recorded so a saved plan is refused on another account (src/apply/saved-plan.ts).
-    return opts.account !== undefined ? { ...plan, account: opts.account } : plan;
+    return assemblePlan(desired, live, inputs);
   } catch (err) {
     if (err instanceof PlanError) {
       throw new UserError(`the plan cannot be made: ${plural(err.problems.length, 'problem')}; no change was sent to the service`, {
@@ -119,17 +82,6 @@ export async function stopOnFindings(findings: readonly Finding[], strict = fals
   });
 }
 
-/**
- * The plan with the findings of the checks on the configuration and the account it was made from;
- * a UserError instead when they stop it (stopOnFindings), before anything is shown, saved or sent.
- */
-export async function checkPlan(plan: Plan, desired: DesiredState, live: LiveState, strict = false): Promise<Plan> {
-  const { runChecks } = await import('../checks/index.js');
-  const checks = runChecks(desired, live);
-  await stopOnFindings(checks, strict);
-  return { ...plan, checks };
-}
-
 /** Settles a promise that is awaited elsewhere: a rejection handled there, never unhandled here. */
 const noop = (): undefined => undefined;
 
@@ -142,13 +94,13 @@ const TURN_EVERY_MS = 10;
  * still decides what is reported: a broken one is reported alone, before any problem with
  * credentials or the network, the reads in flight are abandoned, and nothing is ever written.
  */
-export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: PlanFlowOptions): Promise<PlanFlowResult & { api: MonitoringApi }> {
+export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Promise<PlanFlowResult & { api: MonitoringApi }> {
   let settleNeeded!: (names: ReadonlySet<string> | undefined) => void;
   const needed = new Promise<ReadonlySet<string> | undefined>((resolve) => (settleNeeded = resolve));
-  const connecting = connectApi();
+  const connecting = ctx.connect(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {});
   let requested!: () => void;
   const sent = new Promise<void>((resolve) => (requested = resolve));
-  const reading = connecting.then((api) => startAccountRead(api, needed, requested));
+  const reading = connecting.then((api) => ctx.startAccountRead(api, needed, requested));
   // Both are awaited below, or dropped with the configuration's own error: never an unhandled rejection.
   connecting.catch(() => undefined);
   reading.catch(() => undefined);
@@ -156,8 +108,10 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const started = performance.now();
   let desired: DesiredState;
   try {
-    // The account's requests out first, its answers taken in between files (config/load.ts, Beside).
-    desired = await loadDesired(opts.paths, opts.onProgress, opts.account, opts.parseCache, { started: Promise.race([sent, reading.then(noop, noop)]), turnEveryMs: TURN_EVERY_MS });
+    // The account's requests out first, its answers taken in between files (config/load.ts, Beside);
+    // what the load waits on never rejects (a failed connection is reported below, once).
+    const beside = { started: Promise.race([sent, reading.then(noop, noop)]), turnEveryMs: TURN_EVERY_MS };
+    ({ desired } = await ctx.loadConfiguration({ ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), beside }));
   } catch (err) {
     settleNeeded(undefined);
     await connecting.then((api) => abandon(api), () => undefined);
@@ -169,16 +123,37 @@ export async function planFlow(connectApi: () => Promise<MonitoringApi>, opts: P
   const read = await awaitRead(api, reading, opts.onProgress);
   const live = read.report(opts.onProgress);
   const diffStarted = performance.now();
-  let plan = await checkPlan(await computePlan(desired, live, api, { ...opts, account: opts.account?.name }), desired, live, opts.strict);
-  if (desired.maintenance !== undefined) {
-    // On the service's clock, as maintain decides what is open (its Date header; the offset is
-    // measured against Date.now, the transport's clock).
-    const { plannedWindows } = await import('../ops/maintenance.js');
-    plan = { ...plan, maintenance: plannedWindows(desired.maintenance, live, Date.now() + (api.serviceClockOffsetMs?.() ?? 0), desired.settings.ignore) };
-  }
+  const plan = await computePlan(desired, live, {
+    target: api.baseUrl,
+    prune: opts.prune,
+    targets: opts.targets ?? [],
+    ...(opts.fingerprint !== undefined ? { fingerprint: opts.fingerprint } : {}),
+    ...(ctx.account ? { account: ctx.account.name } : {}),
+    nowMs: ctx.serviceNow(api),
+  });
+  await stopOnFindings(plan.checks ?? [], opts.strict);
   // For a slow plan on a large account: which part to look at.
   opts.onProgress?.({ kind: 'timings', configurationMs, accountMs: read.ms, diffMs: performance.now() - diffStarted, sinceStartMs: performance.now() });
   return { plan, desired, live, api };
+}
+
+/** `plan --out FILE`: the plan and the desired state it was made from, for `apply --plan FILE`; a UserError naming the file when it cannot be written. */
+export async function savePlan(file: string, plan: Plan, desired: DesiredState): Promise<void> {
+  const { writeSavedPlan, SavedPlanError } = await import('../apply/saved-plan.js');
+  try {
+    await writeSavedPlan(file, plan, desired);
+  } catch (err) {
+    if (err instanceof SavedPlanError) throw new UserError(err.message);
+    throw err;
+  }
+}
+
+/** A plan saved by `plan --out`, to show (`monsync show`); a UserError saying what is wrong with the file. */
+export async function readPlanFile(file: string): Promise<Plan> {
+  const { readSavedPlan } = await import('../apply/saved-plan.js');
+  const saved = await readSavedPlan(file);
+  if (!saved.ok) throw new UserError(saved.error);
+  return saved.plan;
 }
 
 /** Drops the reads still in flight, so a failed run ends now rather than when the answers arrive. */

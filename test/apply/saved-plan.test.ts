@@ -14,6 +14,7 @@ import {
 import { runChecks } from '../../src/checks/run.js';
 import { diff } from '../../src/plan/diff.js';
 import type { Plan } from '../../src/plan/types.js';
+import { assemblePlan, savedPlanInputs } from '../../src/workflow/assemble.js';
 import { dAlert, desiredState, dMonitor, liveAlert, liveMonitor, liveState, NOW, OWNER, TARGET } from '../plan/helpers.js';
 import { createAlert, createMonitor, deleteChange, makePlan, ref } from './plan-builder.js';
 
@@ -132,7 +133,7 @@ describe('a saved plan is applied only as it was made (issue 23, item 3)', () =>
   };
   const prove = (edit: (p: any) => void = () => {}) => {
     const r = read(edit);
-    return proveSavedPlan(r.plan, r.desired!, live, 'p.json');
+    return proveSavedPlan(r.plan, () => assemblePlan(r.desired!, live, savedPlanInputs(r.plan)), 'p.json');
   };
   const at = (action: string) => made.changes.findIndex((c) => c.action === action);
 

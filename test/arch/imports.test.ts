@@ -121,6 +121,39 @@ describe('the house (src/)', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('keeps command runners to parsing, a workflow and rendering: no src/cli file but fmt, validate and the emulator\'s imports api/, config/, plan/ or apply/', () => {
+    // What a command does goes through the command context (src/workflow/context.ts) and a workflow;
+    // fmt and validate are offline file tools, the emulator command is the emulator's front door.
+    const exempt = /^(fmt|validate|emulator)(-run)?\.ts$/;
+    const below = new Set(['api', 'config', 'plan', 'apply']);
+    const wrong: string[] = [];
+    for (const [file, deps] of graph) {
+      const rel = relative(SRC, file).split(sep);
+      if (rel[0] !== 'cli' || exempt.test(rel[1]!)) continue;
+      for (const dep of deps) if (below.has(partOf(dep))) wrong.push(`${relative(ROOT, file)} imports ${relative(ROOT, dep)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('reads the account in one place: only src/workflow/ imports readLive (src/plan/read-live.ts)', () => {
+    const readLive = join(SRC, 'plan', 'read-live.ts');
+    const importers = [...graph]
+      .filter(([file, deps]) => deps.includes(readLive) && partOf(file) !== 'plan')
+      .map(([file]) => relative(ROOT, file))
+      .filter((f) => !f.startsWith(join('src', 'workflow') + sep));
+    expect(importers).toEqual([]);
+  });
+
+  it('loads a configuration in one place: outside src/config, only the command context, validate, fmt and the library call loadConfig', () => {
+    const config = [join(SRC, 'config', 'index.ts'), join(SRC, 'config', 'load.ts')];
+    const allowed = new Set(['src/workflow/context.ts', 'src/cli/validate-run.ts', 'src/cli/fmt-run.ts', 'src/index.ts'].map((f) => f.split('/').join(sep)));
+    const callers = [...graph]
+      .filter(([file, deps]) => partOf(file) !== 'config' && deps.some((d) => config.includes(d)) && /\bloadConfig\b/.test(readFileSync(file, 'utf8')))
+      .map(([file]) => relative(ROOT, file))
+      .filter((f) => !allowed.has(f));
+    expect(callers).toEqual([]);
+  });
+
   it('reads every import of a file, lazy and type-only ones too', () => {
     // The checks above are only as good as the import reader: pin it on a known file.
     const main = graph.get(join(SRC, 'cli', 'main.ts'))!.map((f) => relative(SRC, f));

@@ -37,6 +37,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect as connectTcp } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -109,7 +110,10 @@ function parseArgs(argv) {
     else if (a === '--styles') o.styles = v().split(',').map(Number).filter((x) => x > 0);
     else if (a === '--huge') o.huge = n();
     else if (a === '--huge-reps') o.hugeReps = Math.max(1, Math.round(n()));
-    else if (a === '--rate-limit') o.rateLimit = n();
+    else if (a === '--rate-limit') {
+      o.rateLimit = n();
+      o.rateLimitGiven = true;
+    }
     else if (a === '--only-issue-25') o.only25 = true;
     else if (a === '--accounts') o.accounts = Math.round(n());
     else if (a === '--accounts-monitors') o.accountsMonitors = Math.round(n());
@@ -119,7 +123,7 @@ function parseArgs(argv) {
   }
   if (o.only38) {
     // Issue 38's parts alone: nothing of the large account, its link, the per-resource model or the applies by parallelism.
-    Object.assign(o, { only25: true, styles: o.styles.includes(10_000) ? [10_000] : o.styles, huge: 0, rateLimit: 20 });
+    Object.assign(o, { only25: true, styles: o.styles.includes(10_000) ? [10_000] : o.styles, huge: 0, rateLimit: o.rateLimitGiven ? o.rateLimit : 20 });
   } else if (o.only25) {
     o.accounts = 0;
   }
@@ -230,6 +234,29 @@ async function prepareAccount(url, work, name, opts) {
   };
   log(`seeded ${ids.monitors.length} monitors, ${ids.alerts.length} alerts, ${ids.groups.length} groups, ${ids.destinations.length} destinations in ${f0(account.seed_ms)} ms`);
   return { objs, ids, expects, account, dir: (s) => join(work, name, s) };
+}
+
+/** A TCP forwarder on 127.0.0.1 (port 0) to the emulator at `url`: another service URL for the same account. */
+async function forwardTo(url) {
+  const target = new URL(url);
+  const sockets = new Set();
+  const server = createServer((client) => {
+    const upstream = connectTcp(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
 }
 
 // ---- the measured processes ------------------------------------------------------------------------
@@ -437,7 +464,10 @@ async function main() {
     if (o.accounts > 0) {
       const acc = await prepareAccount(url, work, 'accounts', { monitors: o.accountsMonitors, ...SMALL_SHAPE });
       const repo = writeAccountsRepo(acc.dir('base'), o.accounts);
-      const env = Object.fromEntries(repo.names.flatMap((n) => [[`MONSYNC_${n.toUpperCase()}_URL`, url], [`MONSYNC_${n.toUpperCase()}_USERNAME`, CREDS.MONSYNC_USERNAME], [`MONSYNC_${n.toUpperCase()}_PASSWORD`, CREDS.MONSYNC_PASSWORD]]));
+      // Each account at a port of its own, forwarded to the one emulator: two accounts of one run on
+      // one service URL and login are refused (they would undo each other's writes).
+      const forwards = await Promise.all(repo.names.map(() => forwardTo(url)));
+      const env = Object.fromEntries(repo.names.flatMap((n, i) => [[`MONSYNC_${n.toUpperCase()}_URL`, forwards[i].url], [`MONSYNC_${n.toUpperCase()}_USERNAME`, CREDS.MONSYNC_USERNAME], [`MONSYNC_${n.toUpperCase()}_PASSWORD`, CREDS.MONSYNC_PASSWORD]]));
       const accountsJob = (name, args, plans) => ({
         name,
         async run() {
@@ -457,6 +487,7 @@ async function main() {
         url,
         `accounts ${o.accounts} x ${o.accountsMonitors}`,
       );
+      for (const f of forwards) f.close();
       result.accounts = { count: o.accounts, monitors: o.accountsMonitors, files: repo.files, rows, ratio: pairedRatio(rows.all, rows.one) };
       rmSync(join(work, 'accounts'), { recursive: true, force: true });
     }
@@ -732,7 +763,7 @@ async function main() {
   if (result.accounts) {
     const x = result.accounts;
     lines.push('');
-    lines.push(`${x.count} declared accounts sharing the files of ${f0(x.monitors)} monitors (${x.files} files), each reading the same emulator account: x one = paired ratio to one account's plan`);
+    lines.push(`${x.count} declared accounts sharing the files of ${f0(x.monitors)} monitors (${x.files} files), each through a port of its own to the same emulator account: x one = paired ratio to one account's plan`);
     lines.push(
       table(
         ['all', 'one', 'validate'].map((k) => [x.rows[k].name, f0(x.rows[k].wall_ms), k === 'one' ? '1.00' : f2(pairedRatio(x.rows[k], x.rows.one)), f0(x.rows[k].requests), f0(x.rows[k].cpu_ms), f0(x.rows[k].max_rss_mb)]),

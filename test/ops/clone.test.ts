@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MonitoringClient } from '../../src/api/client.js';
 import { DEFAULT_CREDENTIALS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { copyOf, readAccountCopy } from '../../src/ops/clone.js';
+import { copyOf } from '../../src/ops/clone.js';
+import { readAccountCopy } from '../../src/workflow/clone.js';
 import { readLive } from '../../src/plan/read-live.js';
 import { fingerprintLive } from '../../src/plan/fingerprint.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/util/errors.js';
 import { runDrillCommand } from '../../src/cli/drill-run.js';
 import { runPause, runPaused } from '../../src/cli/pause-run.js';
+import { runDoctorCommand } from '../../src/cli/doctor-run.js';
+import { runMaintain } from '../../src/cli/maintain-run.js';
+import { writeTree } from '../config/helpers.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { emptyAlertList, startLyingProxy, type Lie, type LyingProxy } from '../helpers/lying-proxy.js';
 import { captureIo } from '../helpers/io.js';
@@ -87,5 +90,25 @@ describe('drill', () => {
     expect(io.stdout).toBe('');
     expect((await emu.control.clock()).offset_seconds).toBe(before.offset_seconds);
     expect(await writes()).toEqual([]);
+  });
+});
+
+describe('doctor and maintain read the account through the command context (issue 35)', () => {
+  it('doctor: one stale alert page is read again, and the account check says the first read contradicted itself', async () => {
+    const io = await lyingIo([{ path: '/v1/Config/Alert/', rewrite: emptyAlertList, times: 1 }]);
+    expect(await runDoctorCommand([], { json: true }, io)).toBe(0);
+    const account = (JSON.parse(io.stdout) as { checks: { id: string; status: string; details?: string[] }[] }).checks.find((c) => c.id === 'account')!;
+    expect(account.status).toBe('warning');
+    expect(account.details?.join('\n')).toMatch(/the first read of the account contradicted itself .*; read again: consistent\./);
+  });
+
+  it('maintain: one stale alert page is read again, and the healed read is said on stderr', async () => {
+    const dir = await writeTree({
+      'monsync.yaml': 'version: 1\nmaintenance:\n  - name: always\n    monitors: ["mx-*"]\n    weekly: { days: [mon, tue, wed, thu, fri, sat, sun], at: "00:00" }\n    duration: 23h\n    time_zone: UTC\n',
+    });
+    proxy = await startLyingProxy(emu.url, [{ path: '/v1/Config/Alert/', rewrite: emptyAlertList, times: 1 }]);
+    const io = captureIo(v1Env(proxy.url), { now: () => Date.now(), cwd: dir });
+    expect(await runMaintain([], { dryRun: true, json: true }, io)).toBe(0);
+    expect(io.stderr).toMatch(/the first read of the account contradicted itself .*; read again: consistent\./);
   });
 });

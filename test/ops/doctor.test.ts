@@ -142,6 +142,8 @@ describe('monsync doctor', () => {
         built++;
         throw new Error('no client may be built for this URL');
       },
+      readConfiguration: () => Promise.reject(new Error('no configuration was given')),
+      readAccount: () => Promise.reject(new Error('no client may be built for this URL')),
     });
     expect(built).toBe(0);
     expect(report.checks.map((c) => `${c.status} ${c.id}`)).toEqual(['problem url', 'skipped reachable', 'skipped v1', 'skipped v2', 'skipped clock', 'skipped account']);

@@ -23,6 +23,18 @@ async function paths(): Promise<string[]> {
   return (await emu.control.requests()).map((r) => `${r.method} ${r.path}`);
 }
 
+/**
+ * mx-eu-1's row names its active alert and since when; the outage began at `start`: its first failed
+ * test comes within one timer (5 minutes) of it.
+ */
+function expectActiveSince(row: string | undefined, start: number): void {
+  expect(row).toMatch(/^mx-eu-1 +smtp +ALERT +"mx-eu-1 is DOWN" since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(last fired [^)]+, monitor time\)$/);
+  const since = /since (\S+ \S+) UTC/.exec(row!)![1]!;
+  const sinceSeconds = Date.parse(`${since.replace(' ', 'T')}:00Z`) / 1000;
+  expect(sinceSeconds).toBeGreaterThanOrEqual(start - 60);
+  expect(sinceSeconds).toBeLessThanOrEqual(start + 5 * 60);
+}
+
 describe('monsync status', () => {
   it('exits 0 with a summary when no alert is active (v1 without client credentials, said on stderr)', async () => {
     const io = captureIo(v1Env(emu.url));
@@ -69,12 +81,19 @@ describe('monsync status', () => {
     expect(await runStatus({}, io)).toBe(3);
     const [head, row] = io.stdout.split('\n');
     expect(head).toMatch(/^MONITOR +TYPE +STATE +ALERT$/);
-    expect(row).toMatch(/^mx-eu-1 +smtp +ALERT +"mx-eu-1 is DOWN" since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(last fired [^)]+, monitor time\)$/);
-    const since = /since (\S+ \S+) UTC/.exec(row!)![1]!;
-    const sinceSeconds = Date.parse(`${since.replace(' ', 'T')}:00Z`) / 1000;
-    // The outage began at `start`: its first failed test comes within one timer (5 minutes) of it.
-    expect(sinceSeconds).toBeGreaterThanOrEqual(start - 60);
-    expect(sinceSeconds).toBeLessThanOrEqual(start + 5 * 60);
+    expectActiveSince(row, start);
+    await emu.control.outage(acct.monitors.eu, 0);
+  });
+
+  it('with both v1 and v2 credentials the text still names the active alert and since when, as the v1 login can tell', async () => {
+    const { now: start } = await emu.control.clock();
+    await emu.control.outage(acct.monitors.eu, 3600);
+    await emu.control.advance(20 * 60);
+    const io = captureIo({ ...v1Env(emu.url), ...v2Env(emu.url) });
+    expect(await runStatus({}, io)).toBe(3);
+    expect(io.stderr).toMatch(/API v2/);
+    const row = io.stdout.split('\n').find((l) => l.startsWith('mx-eu-1'));
+    expectActiveSince(row, start);
     await emu.control.outage(acct.monitors.eu, 0);
   });
 

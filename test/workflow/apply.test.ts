@@ -5,13 +5,16 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { connect } from '../../src/api/connect.js';
 import { applyFlow, type ApplyHooks, type ApplyQuestion } from '../../src/workflow/apply.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { v1Env } from '../ops/helpers.js';
+import { commandContext } from '../../src/workflow/context.js';
+import { captureIo } from '../helpers/io.js';
 
 const SMALL = join(import.meta.dirname, '..', '..', 'examples', 'small');
 let emu: TestEmulator;
+/** The command context of a run against the test emulator (the v1 login), reading `paths`. */
+const contextFor = (paths: string[]) => commandContext(captureIo(v1Env(emu.url), { cwd: process.cwd(), now: Date.now }), paths);
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'default' });
@@ -53,7 +56,7 @@ describe('applyFlow', () => {
   it('tells its hooks what happened, in order, and writes nothing to the terminal itself', async () => {
     const out = [vi.spyOn(process.stdout, 'write').mockImplementation(() => true), vi.spyOn(process.stderr, 'write').mockImplementation(() => true)];
     const { hooks, calls } = recorder();
-    const outcome = await applyFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], parallelism: 1, hooks });
+    const outcome = await applyFlow(contextFor([SMALL]), { parallelism: 1, hooks });
     expect(out.map((w) => w.mock.calls.length)).toEqual([0, 0]);
     expect(outcome.status).toBe('applied');
     if (outcome.status !== 'applied') return;
@@ -78,9 +81,7 @@ describe('applyFlow', () => {
   it('asks before its first write, naming the account; a "no" sends nothing', async () => {
     const asked: ApplyQuestion[] = [];
     const { hooks, calls } = recorder();
-    const outcome = await applyFlow(async () => connect({}, v1Env(emu.url)), {
-      paths: [SMALL],
-      parallelism: 4,
+    const outcome = await applyFlow(contextFor([SMALL]), { parallelism: 4,
       hooks,
       confirm: async (q) => (asked.push(q), 'no'),
     });
@@ -93,9 +94,7 @@ describe('applyFlow', () => {
   it('starts no call once its signal is aborted, and says the run was interrupted', async () => {
     const controller = new AbortController();
     const { hooks } = recorder();
-    const outcome = await applyFlow(async () => connect({}, v1Env(emu.url)), {
-      paths: [SMALL],
-      parallelism: 1,
+    const outcome = await applyFlow(contextFor([SMALL]), { parallelism: 1,
       hooks: { ...hooks, applying: () => controller.abort() },
       signal: controller.signal,
     });

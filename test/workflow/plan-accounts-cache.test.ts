@@ -26,12 +26,13 @@ vi.mock('../../src/config/parse-cache.js', async (importOriginal) => {
   };
 });
 
-const ACCOUNTS = ['one', 'two', 'three', 'four', 'five'];
-let emu: TestEmulator;
+const ACCOUNTS = ['one', 'two', 'three'];
+/** One emulator per account: two accounts of one run on one service and login are refused. */
+const emus: TestEmulator[] = [];
 let dir: string;
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'empty' });
+  for (const _ of ACCOUNTS) emus.push(await startTestEmulator({ seed: 'empty' }));
   dir = mkdtempSync(join(tmpdir(), 'monsync-plan-accounts-cache-'));
   mkdirSync(join(dir, 'common'));
   const declared = ACCOUNTS.map((a, i) => `    ${a}:\n      paths: [common/]\n      vars: { REGION: r${i % 2} }\n`).join('');
@@ -43,22 +44,22 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'common', 'regional.yaml'), 'version: 1\nmonitors:\n  - label: mx-${REGION}\n    ip_address: mx.${REGION}.example.com\n');
 });
 afterAll(async () => {
-  await emu?.close();
+  for (const emu of emus) await emu.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('plan --all-accounts', () => {
   it('reads and parses each shared file once for all the accounts, and plans each with its own variables', async () => {
     const env: Record<string, string> = {};
-    for (const a of ACCOUNTS) {
+    for (const [i, a] of ACCOUNTS.entries()) {
       const p = `MONSYNC_${a.toUpperCase()}_`;
-      Object.assign(env, { [`${p}URL`]: emu.url, [`${p}USERNAME`]: DEFAULT_CREDENTIALS.v1.user, [`${p}PASSWORD`]: DEFAULT_CREDENTIALS.v1.password });
+      Object.assign(env, { [`${p}URL`]: emus[i]!.url, [`${p}USERNAME`]: DEFAULT_CREDENTIALS.v1.user, [`${p}PASSWORD`]: DEFAULT_CREDENTIALS.v1.password });
     }
     const io = captureIo(env, { cwd: process.cwd() });
     const code = await runPlan([relative(process.cwd(), join(dir, 'monsync.yaml'))], { allAccounts: true, format: 'json' }, io);
     expect(code, io.stderr).toBe(0);
     expect(vi.mocked(createParseCache)).toHaveBeenCalledTimes(1);
-    // monsync.yaml and the 5 files of common/: 6 files for 5 accounts.
+    // monsync.yaml and the 5 files of common/: 6 files for 3 accounts.
     expect(made[0]!.stats.reads).toBe(6);
     expect(made[0]!.stats.parses).toBe(6);
     expect(made[0]!.stats.resolutions).toBe(2);

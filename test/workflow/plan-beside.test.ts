@@ -6,7 +6,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/util/errors.js';
+import { commandContext } from '../../src/workflow/context.js';
 import { planFlow } from '../../src/workflow/plan.js';
+import { captureIo } from '../helpers/io.js';
 
 const SMALL = join(import.meta.dirname, '..', '..', 'examples', 'small');
 const unhandled: unknown[] = [];
@@ -19,11 +21,15 @@ describe('planFlow beside a connection that fails at once', () => {
   it('loads the configuration, then reports the connection failure once, with no unhandled rejection', async () => {
     process.on('unhandledRejection', listener);
     const kinds: string[] = [];
+    const ctx = commandContext(captureIo({}, { cwd: process.cwd() }), [SMALL]);
     const failing = planFlow(
-      async () => {
-        throw new UserError('account staging expects another URL; nothing was sent');
+      {
+        ...ctx,
+        connect: async () => {
+          throw new UserError('account staging expects another URL; nothing was sent');
+        },
       },
-      { paths: [SMALL], onProgress: (p) => kinds.push(p.kind) },
+      { onProgress: (p) => kinds.push(p.kind) },
     );
     await expect(failing).rejects.toThrow('account staging expects another URL');
     // A rejection left unhandled is reported after the turn it happened in.

@@ -8,7 +8,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { connect } from '../../src/api/connect.js';
 import { writeSavedPlan, SavedPlanError } from '../../src/apply/saved-plan.js';
 import { runPlan } from '../../src/cli/plan-run.js';
 import { fingerprintLive } from '../../src/plan/fingerprint.js';
@@ -16,6 +15,7 @@ import { planFlow } from '../../src/workflow/plan.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';
 import { v1Env } from '../ops/helpers.js';
+import { commandContext } from '../../src/workflow/context.js';
 
 vi.mock('../../src/plan/fingerprint.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/plan/fingerprint.js')>();
@@ -25,6 +25,8 @@ vi.mock('../../src/plan/fingerprint.js', async (importOriginal) => {
 const SMALL = join(import.meta.dirname, '..', '..', 'examples', 'small');
 const computed = vi.mocked(fingerprintLive);
 let emu: TestEmulator;
+/** The command context of a run against the test emulator (the v1 login), reading `paths`. */
+const contextFor = (paths: string[]) => commandContext(captureIo(v1Env(emu.url), { cwd: process.cwd(), now: Date.now }), paths);
 let dir: string;
 
 beforeAll(async () => {
@@ -47,14 +49,14 @@ const plan = (opts: Parameters<typeof runPlan>[1]) => {
 
 describe('planFlow and the fingerprint', () => {
   it('carries the fingerprint of the live state it read by default', async () => {
-    const { plan: p, live } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL] });
+    const { plan: p, live } = await planFlow(contextFor([SMALL]), {});
     expect(p.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     const fresh = fingerprintLive(live, p.options);
     expect(p.fingerprint).toBe(fresh);
   });
 
   it('does not compute it when told the plan is only shown', async () => {
-    const { plan: p, desired } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], fingerprint: false });
+    const { plan: p, desired } = await planFlow(contextFor([SMALL]), { fingerprint: false });
     expect(computed).not.toHaveBeenCalled();
     expect(p.fingerprint).toBe('');
   });
@@ -74,7 +76,7 @@ describe('monsync plan and the fingerprint', () => {
     expect(computed).toHaveBeenCalledTimes(1);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { fingerprint: string };
     expect(saved.fingerprint).toMatch(/^[0-9a-f]{64}$/);
-    const again = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL] });
+    const again = await planFlow(contextFor([SMALL]), {});
     expect(saved.fingerprint).toBe(again.plan.fingerprint);
   });
 
@@ -89,7 +91,7 @@ describe('monsync plan and the fingerprint', () => {
 
 describe('a plan without a fingerprint is never saved', () => {
   it('is refused by writeSavedPlan, which writes nothing', async () => {
-    const { plan: p, desired } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], fingerprint: false });
+    const { plan: p, desired } = await planFlow(contextFor([SMALL]), { fingerprint: false });
     const file = join(dir, 'unsaved.json');
     await expect(writeSavedPlan(file, p, desired)).rejects.toBeInstanceOf(SavedPlanError);
     await expect(writeSavedPlan(file, p, desired)).rejects.toThrow(/fingerprint/);

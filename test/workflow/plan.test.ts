@@ -4,16 +4,19 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connect } from '../../src/api/connect.js';
-import type { PlanProgress } from '../../src/render/progress.js';
+import type { Progress } from '../../src/workflow/progress.js';
 import { renderProgress } from '../../src/render/progress.js';
 import { UserError } from '../../src/util/errors.js';
 import { planFlow } from '../../src/workflow/plan.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { v1Env } from '../ops/helpers.js';
+import { commandContext } from '../../src/workflow/context.js';
+import { captureIo } from '../helpers/io.js';
 
 const SMALL = join(import.meta.dirname, '..', '..', 'examples', 'small');
 let emu: TestEmulator;
+/** The command context of a run against the test emulator (the v1 login), reading `paths`. */
+const contextFor = (paths: string[]) => commandContext(captureIo(v1Env(emu.url), { cwd: process.cwd(), now: Date.now }), paths);
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'default' });
@@ -32,8 +35,8 @@ function silenced() {
 describe('planFlow', () => {
   it('reports the configuration, the account and the timings through onProgress and writes nothing itself', async () => {
     const writes = silenced();
-    const events: PlanProgress[] = [];
-    const { plan, desired, live } = await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL], onProgress: (p) => events.push(p) });
+    const events: Progress[] = [];
+    const { plan, desired, live } = await planFlow(contextFor([SMALL]), { onProgress: (p) => events.push(p) });
     expect(writes.map((w) => w.mock.calls.length)).toEqual([0, 0]);
     expect(events.map((e) => e.kind)).toEqual(['configuration', 'reading', 'account', 'timings']);
     expect(events[0]).toEqual({ kind: 'configuration', files: 1, monitors: 2, alerts: 2, groups: 0 });
@@ -48,13 +51,13 @@ describe('planFlow', () => {
 
   it('reports nothing without onProgress', async () => {
     const writes = silenced();
-    await planFlow(async () => connect({}, v1Env(emu.url)), { paths: [SMALL] });
+    await planFlow(contextFor([SMALL]), {});
     expect(writes.map((w) => w.mock.calls.length)).toEqual([0, 0]);
   });
 
   it('refuses a broken configuration as a UserError listing its problems, before any progress about the account', async () => {
-    const events: PlanProgress[] = [];
-    const run = planFlow(async () => connect({}, v1Env(emu.url)), { paths: [join(SMALL, 'missing.yaml')], onProgress: (p) => events.push(p) });
+    const events: Progress[] = [];
+    const run = planFlow(contextFor([join(SMALL, 'missing.yaml')]), { onProgress: (p) => events.push(p) });
     await expect(run).rejects.toBeInstanceOf(UserError);
     await expect(run).rejects.toThrow(/no change was sent to the service/);
     expect(events).toEqual([]);

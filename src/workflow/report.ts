@@ -1,0 +1,48 @@
+/**
+ * What `monsync report` does, without printing: read the report (src/ops/report.ts) through the
+ * command context's client, its period resolved on the service's clock (`ctx.serviceNow`: an
+ * emulator's may be anywhere). Progress goes to `onProgress`; rendering and writing are the runner's.
+ */
+import type { PeriodRequest, Report, ReportProgress } from '../ops/report.js';
+import type { CommandContext } from './context.js';
+import type { OnProgress } from './progress.js';
+
+export interface ReportFlowOptions {
+  period: PeriodRequest;
+  monitors?: string[];
+  groups?: string[];
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** The reads, in the one vocabulary (`report-*`), ending with `report-done`. */
+  onProgress?: OnProgress;
+}
+
+export async function reportFlow(ctx: CommandContext, opts: ReportFlowOptions): Promise<Report> {
+  const { buildReport, resolvePeriod } = await import('../ops/report.js');
+  const api = await ctx.connect({ concurrency: opts.concurrency });
+  try {
+    return await buildReport(api, {
+      period: (now: number) => resolvePeriod(opts.period, now),
+      ...(opts.monitors && { monitors: opts.monitors }),
+      ...(opts.groups && { groups: opts.groups }),
+      concurrency: opts.concurrency,
+      now: () => Math.floor(ctx.serviceNow(api) / 1000),
+      ...(opts.onProgress && { onProgress: (p: ReportProgress) => opts.onProgress!(reportEvent(p)) }),
+    });
+  } finally {
+    opts.onProgress?.({ kind: 'report-done' });
+    await api.close();
+  }
+}
+
+/** ops/report.ts's own events in the one vocabulary. */
+function reportEvent(p: ReportProgress): Parameters<OnProgress>[0] {
+  switch (p.kind) {
+    case 'start':
+      return { kind: 'report-monitors', monitors: p.monitors };
+    case 'monitor':
+      return { kind: 'report-data', done: p.done, total: p.total };
+    case 'alerts':
+      return { kind: 'report-alerts' };
+  }
+}
