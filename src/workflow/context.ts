@@ -94,8 +94,10 @@ export interface CommandContext {
    * are limited to the groups `scope` declares (a desired state) or names (a set); null reads all.
    */
   readAccount(api: MonitoringApi, scope: DesiredState | ReadonlySet<string> | null, onProgress?: OnProgress): Promise<LiveState>;
-  /** The read started now (its answers awaited later with `awaitRead`); `needed` may settle later. */
-  /** `requested`: called once the read's list requests are made (a configuration load waits for it: Beside). */
+  /**
+   * The read started now (its answers awaited later with `awaitRead`); `needed` may settle later;
+   * `requested` is called once the read's list requests are made (a configuration load waits for it: Beside).
+   */
   startAccountRead(api: MonitoringApi, needed: PromiseLike<ReadonlySet<string> | undefined> | ReadonlySet<string> | undefined, requested?: () => void): Promise<AccountRead>;
   /** The service's time now, in milliseconds. */
   serviceNow(api: MonitoringApi): number;
