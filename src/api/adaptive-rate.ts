@@ -21,11 +21,17 @@
  * - The rate to cut from is what the service accepted, not what the client sent: since the last
  *   cut (answers not refused over the time since, at least a second), so a burst the service
  *   allowed after a quiet time is spread out instead of being taken for its rate; before the
- *   first cut, the answers of the last second. The SDKs' cut (0.7 of the rate sent) stayed above a
- *   limit of 20/s for several cuts: 87 refusals per 1,000 creates against 17 now.
- * - BETA 0.9 and a cubic relative to the last maximum (SCALE 0.02 of it per s^3) instead of 0.7
+ *   first cut, the answers of the last second (below). The SDKs' cut (0.7 of the rate sent) stayed above a
+ *   limit of 20/s for several cuts: 87 refusals per 1,000 creates against 13 now.
+ * - BETA 0.9 and a cubic relative to the last maximum (SCALE 0.005 of it per s^3) instead of 0.7
  *   and 0.4 requests/s per s^3: the SDKs' curve came back to the limit, and past it, within
- *   2-3 s at 20-100 requests/s, a 429 every few seconds; this one probes every 4-5 s.
+ *   2-3 s at 20-100 requests/s, a 429 every few seconds; this one is back at the last maximum
+ *   after 2.7 s and probes past it every 8 s (SCALE 0.02, issue 25, probed every 4-5 s: one
+ *   429 per probe was most of an apply's 429s under 20 requests/s, issue 38).
+ * - Before the first cut, the rate is the answers accepted in the last second, however young the
+ *   run: a service's bucket lets a burst through at the start (the emulator's holds a second of
+ *   its rate), and that burst scaled up from half a second (issue 25) was taken for a rate above
+ *   the limit.
  * - A 429 within a second of the last cut (or two requests' time at low rates) does not cut
  *   again: that request was sent before the client knew.
  *
@@ -34,16 +40,14 @@
  */
 
 const BETA = 0.9;
-/** CUBIC's scale, relative to the last maximum: +2% a second past it, +16% two seconds past. */
-const SCALE = 0.02;
+/** CUBIC's scale, relative to the last maximum: +0.5% a second past it, +4% two seconds past, +13.5% three. */
+const SCALE = 0.005;
 /** Seconds after a cut at which the rate is back at the last maximum: (1 - BETA) / SCALE = t^3. */
 const WINDOW = Math.cbrt((1 - BETA) / SCALE);
 /** Never slower than one request every two seconds. */
 const MIN_RATE = 0.5;
 /** The bucket holds this many seconds of the rate. */
 const CAPACITY_SECONDS = 0.25;
-/** Before a second of answers, what was accepted so far counts as at least this long a time. */
-const YOUNG_SECONDS = 0.5;
 /** The first 429 turns the rate on only after this many answers in the last second that were not refused. */
 const MIN_ANSWERS = 4;
 /** Answers are counted over half-second buckets for the measured rate (smoothed as the SDKs do). */
@@ -62,7 +66,6 @@ export class AdaptiveRate {
   private lastCut = 0;
   private acceptedSinceCut = 0;
 
-  private firstAnswer = -1;
   /** When the answers of the last second that were not refused came (ms), oldest first. */
   private recent: number[] = [];
   /** Answers per second (refused or not), smoothed over half-second buckets. */
@@ -102,7 +105,7 @@ export class AdaptiveRate {
       this.stats.cuts++;
       const accepted = this.enabled
         ? this.acceptedSinceCut / Math.max(since / 1000, 1)
-        : this.acceptedLastSecond(t) / Math.min(1, Math.max(YOUNG_SECONDS, (t - this.firstAnswer) / 1000));
+        : this.acceptedLastSecond(t);
       this.lastMaxRate = Math.max(this.enabled ? Math.min(this.fillRate, accepted) : accepted, MIN_RATE);
       this.lastCut = t;
       this.acceptedSinceCut = 0;
@@ -142,7 +145,6 @@ export class AdaptiveRate {
   }
 
   private measure(t: number, throttled: boolean): void {
-    if (this.firstAnswer < 0) this.firstAnswer = t;
     if (!throttled) {
       this.acceptedSinceCut++;
       this.recent.push(t);

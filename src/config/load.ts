@@ -9,10 +9,12 @@ import { diag, isError, sortDiagnostics, type Diagnostic } from './diagnostics.j
 import { schemaAccepts } from './fast/accept.js';
 import { loadFast } from './fast/index.js';
 import type { Env, GuardedReference } from './interpolate.js';
+import type { FileResult } from './load-full.js';
+import type { LoadSteps, ParseCache } from './parse-cache.js';
 import { scanJson } from './json.js';
 import { pathText } from '../util/safe-text.js';
 import type { RawFile } from './raw.js';
-import { isJsonFile, readSourceFile, resolveInputs, type SourceFile } from './read.js';
+import { isJsonFile, readSourceFileSync, resolveInputs, type SourceFile } from './read.js';
 import { resolve, type ValidFile } from './resolve.js';
 import { checkSemantics } from './semantic.js';
 
@@ -29,6 +31,64 @@ export interface LoadOptions {
   fullPath?: boolean;
   /** From when overlapping maintenance windows are looked for (milliseconds); default Date.now(). */
   now?: number;
+  /**
+   * Shared by the loads of one run over the same files under other variables (`plan
+   * --all-accounts`: one per account): each file is read and parsed once, and only what its
+   * `${VAR}`s change is worked out again (parse-cache.ts, createParseCache).
+   */
+  cache?: ParseCache;
+  /** I/O of the caller's that should not wait for this load (plan's account read): see Beside. */
+  beside?: Beside;
+}
+
+/**
+ * Work on the same thread that a load should leave room for: plan reads the account while the
+ * configuration loads. The load is CPU work from start to end; without turns of the event loop the
+ * account's requests would not even be sent, nor its answers taken in, before it ends (the read
+ * then starts from nothing once the configuration is done: plan took their sum). With `started`,
+ * the load's CPU work waits for it (the requests are on their way; bounded by `waitMs`, so a slow
+ * connection never holds the configuration back); with `turnEveryMs`, the load lets the event
+ * loop turn between files once that long has passed since the last turn (the answers arrive,
+ * and the service answers the next requests, meanwhile).
+ */
+export interface Beside {
+  started?: PromiseLike<unknown>;
+  /** The longest wait for `started` (default 100 ms). */
+  waitMs?: number;
+  turnEveryMs?: number;
+}
+
+/** The longest a load lets the work beside it run at one turn (see turn). */
+const DRAIN_MS = 20;
+
+/**
+ * Turns of the event loop, so the I/O beside the load runs before the next file is parsed: again
+ * while a turn did something (an answer of megabytes comes in 64 KB reads, one per turn), at most
+ * DRAIN_MS in all. Their time is the read's own work (the answers' JSON, their normalising), which
+ * would otherwise wait until the load ends.
+ */
+async function turn(): Promise<void> {
+  const until = performance.now() + DRAIN_MS;
+  for (;;) {
+    const before = performance.now();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const after = performance.now();
+    if (after - before < 0.05 || after >= until) return;
+  }
+}
+
+/** Waits for `beside.started`, at most `waitMs`. */
+async function besideStarted(beside: Beside): Promise<void> {
+  if (!beside.started) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.resolve(beside.started).then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, beside.waitMs ?? 100))),
+  ]);
+  clearTimeout(timer);
 }
 
 /** The variable that forces the full path (read from process.env, not from LoadOptions.env). */
@@ -67,13 +127,12 @@ function isSavedPlan(data: unknown): boolean {
 const savedPlan = (file: string): string =>
   `this is a plan saved by \`monsync plan --out\`, not a configuration file: apply it with \`monsync apply --plan ${pathText(file)}\`; keep saved plans out of the directories given as configuration`;
 
-/** Stages 2-4 for one file: the file's data when it passed them all. */
-async function loadFile(
-  source: SourceFile,
-  env: Env,
-  fullOnly: boolean,
-  accountCredentials: () => Promise<string[]>,
-): Promise<{ valid?: ValidFile; diagnostics: Diagnostic[]; guarded?: GuardedReference[] }> {
+/**
+ * Stages 2-4 for one file on the fast paths (YAML subset, strict JSON): the file's data, or the
+ * source the full path must read (a JSON text as YAML). No promise: a configuration of one file
+ * per monitor goes through here thousands of times, and the fast paths never wait.
+ */
+function loadFileFast(source: SourceFile, fullOnly: boolean): FileResult | { full: SourceFile } {
   if (source.json ?? isJsonFile(source.path)) {
     // Strict JSON or its syntax error; the full path reads the text as YAML 1.2 flow, which JSON is.
     const json = scanJson(source.text, source.display);
@@ -82,21 +141,43 @@ async function loadFile(
     if (json.positions && !fullOnly && schemaAccepts(json.data)) {
       return { valid: { locator: json.positions, data: json.data as RawFile }, diagnostics: [] };
     }
-    source = { ...source, text: json.text };
-  } else {
-    // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
-    const fast = fullOnly ? undefined : loadFast(source);
-    if (fast) return { valid: fast, diagnostics: [] };
+    return { full: { ...source, text: json.text } };
   }
-  fullModule ??= import('./load-full.js');
-  const extra = await accountCredentials();
-  return (await fullModule).loadFileFully(source, env, extra);
+  // The common shapes of YAML without a document; anything else, and any problem, takes the full path.
+  const fast = fullOnly ? undefined : loadFast(source);
+  if (fast) return { valid: fast, diagnostics: [] };
+  return { full: source };
+}
+
+/** The full path of stages 2-4 (the yaml library), loaded on the first file that needs it. */
+function fullPath(): Promise<typeof import('./load-full.js')> {
+  return (fullModule ??= import('./load-full.js'));
+}
+
+/** What a cache calls to work a file out (at most once per file). */
+const STEPS: LoadSteps = { fast: loadFileFast, full: fullPath };
+
+/**
+ * Stages 2-4 for one file: the file's data when it passed them all. A promise only when the full
+ * path is taken (its module loads on demand): one file per monitor is thousands of files.
+ */
+function loadFile(
+  source: SourceFile,
+  env: Env,
+  fullOnly: boolean,
+  cache: ParseCache | undefined,
+  accountCredentials: () => Promise<string[]>,
+): FileResult | Promise<FileResult> {
+  // Only files on disk: a configuration in memory may be another text under the same name next time.
+  if (cache && !source.inMemory) return cache.load(source, env, fullOnly, STEPS, accountCredentials);
+  const fast = loadFileFast(source, fullOnly);
+  return 'full' in fast ? Promise.all([fullPath(), accountCredentials()]).then(([m, extra]) => m.loadFileFully(fast.full, env, extra)) : fast;
 }
 
 /** A configuration in memory as a source, or why it cannot be one. */
 function inMemory(input: ConfigSource): { source: SourceFile } | { diagnostic: Diagnostic } {
   const { name } = input;
-  if ('text' in input) return { source: { path: name, display: name, text: input.text } };
+  if ('text' in input) return { source: { path: name, display: name, text: input.text, inMemory: true } };
   let text: string | undefined;
   try {
     text = JSON.stringify(input.data, null, 2) as string | undefined;
@@ -104,7 +185,7 @@ function inMemory(input: ConfigSource): { source: SourceFile } | { diagnostic: D
     return { diagnostic: diag(name, { line: 1, column: 1 }, `cannot be written as JSON: ${err instanceof Error ? err.message : String(err)}`) };
   }
   if (text === undefined) return { diagnostic: diag(name, { line: 1, column: 1 }, `cannot be written as JSON: ${typeof input.data}`) };
-  return { source: { path: name, display: name, text, json: true } };
+  return { source: { path: name, display: name, text, json: true, inMemory: true } };
 }
 
 /**
@@ -133,11 +214,18 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   const valid: ValidFile[] = [];
   const guarded: GuardedReference[] = [];
   const sources = [
-    ...(await Promise.all(files.files.map((f) => readSourceFile(f)))),
+    ...files.files.map((f) => (opts.cache ? opts.cache.read(f) : readSourceFileSync(f))),
     ...inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory),
   ];
   const names = new Set<string>();
+  const { beside } = opts;
+  if (beside) await besideStarted(beside);
+  let turned = performance.now();
   for (const read of sources) {
+    if (beside?.turnEveryMs !== undefined && performance.now() - turned >= beside.turnEveryMs) {
+      await turn();
+      turned = performance.now();
+    }
     if ('source' in read) {
       // Every diagnostic names its file: two sources of one name could not be told apart.
       if (names.has(read.source.display)) {
@@ -151,7 +239,8 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
       continue;
     }
     try {
-      const one = await loadFile(read.source, env, fullOnly, accountCredentials);
+      const loading = loadFile(read.source, env, fullOnly, opts.cache, accountCredentials);
+      const one = loading instanceof Promise ? await loading : loading;
       diagnostics.push(...one.diagnostics);
       guarded.push(...(one.guarded ?? []));
       if (one.valid) valid.push(one.valid);

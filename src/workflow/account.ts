@@ -22,7 +22,7 @@ export interface AccountRead {
  */
 export async function readAccount(api: MonitoringApi, desired: DesiredState | null, onProgress?: OnProgress, signal?: AbortSignal): Promise<LiveState> {
   const needed = desired ? groupsNeeded(desired) : undefined;
-  return (await awaitRead(api, startAccountRead(api, needed, signal), onProgress)).report(onProgress);
+  return (await awaitRead(api, startAccountRead(api, needed, { ...(signal && { signal }) }), onProgress)).report(onProgress);
 }
 
 /**
@@ -44,16 +44,21 @@ export function groupsNeeded(desired: DesiredState): Set<string> {
   return new Set(desired.groups.flatMap((g) => [g.name, ...g.previous_names]));
 }
 
-/** Starts the read at once; `needed` may be a promise, so the reads can start before the configuration is loaded. */
+/**
+ * Starts the read at once; `needed` may be a promise, so the reads can start before the configuration is loaded.
+ * `requested` is called once the list requests are made (plan's configuration load waits for it: config/load.ts, Beside).
+ */
 export async function startAccountRead(
   api: MonitoringApi,
   needed: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined> | undefined,
-  signal?: AbortSignal,
+  opts: { signal?: AbortSignal; requested?: () => void } = {},
 ): Promise<AccountRead> {
   const { readLive } = await import('../plan/read-live.js');
   const before = api.stats.requests;
   const started = performance.now();
-  const { live, healed } = await readLive(api, { ...(needed && { groupsNeeded: needed }), ...(signal && { signal }) });
+  const reading = readLive(api, { ...(needed && { groupsNeeded: needed }), ...(opts.signal && { signal: opts.signal }) });
+  opts.requested?.();
+  const { live, healed } = await reading;
   const ms = performance.now() - started;
   const requests = api.stats.requests - before;
   const warning = healed.length > 0 ? (await import('../plan/consistency.js')).healedWarning(healed) : null;

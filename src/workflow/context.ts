@@ -25,6 +25,8 @@ import type { MonitoringClient } from '../api/client.js';
 import { accountEnv, comparableUrl, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
 import type { MonitoringApi } from '../api/types.js';
 import { defaultEnvPrefix, type DeclaredAccount } from '../config/accounts.js';
+import type { Beside } from '../config/load.js';
+import type { ParseCache } from '../config/parse-cache.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import { UserError } from '../util/errors.js';
@@ -71,6 +73,8 @@ export interface LoadConfigurationOptions {
   onProgress?: OnProgress;
   /** What a broken configuration means for this command, after the count of problems. */
   consequence?: string;
+  /** I/O to leave room for while the files are parsed (plan's account read: config/load.ts, Beside). */
+  beside?: Beside;
 }
 
 export interface CommandContext {
@@ -86,14 +90,17 @@ export interface CommandContext {
   /** The configuration, or a UserError listing every problem (file, line, field). */
   loadConfiguration(opts?: LoadConfigurationOptions): Promise<LoadedConfiguration>;
   /** The same load, its problems as a value (doctor reports them among its checks). */
-  readConfiguration(opts?: Pick<LoadConfigurationOptions, 'paths'>): Promise<ConfigurationRead>;
+  readConfiguration(opts?: Pick<LoadConfigurationOptions, 'paths' | 'beside'>): Promise<ConfigurationRead>;
   /**
    * The live account, reported to `onProgress` (a healed contradiction included). Single-group reads
    * are limited to the groups `scope` declares (a desired state) or names (a set); null reads all.
    */
   readAccount(api: MonitoringApi, scope: DesiredState | ReadonlySet<string> | null, onProgress?: OnProgress, signal?: AbortSignal): Promise<LiveState>;
-  /** The read started now (its answers awaited later with `awaitRead`); `needed` may settle later. */
-  startAccountRead(api: MonitoringApi, needed: PromiseLike<ReadonlySet<string> | undefined> | ReadonlySet<string> | undefined): Promise<AccountRead>;
+  /**
+   * The read started now (its answers awaited later with `awaitRead`); `needed` may settle later;
+   * `requested` is called once the read's list requests are made (a configuration load waits for it: Beside).
+   */
+  startAccountRead(api: MonitoringApi, needed: PromiseLike<ReadonlySet<string> | undefined> | ReadonlySet<string> | undefined, requested?: () => void): Promise<AccountRead>;
   /** The service's time now, in milliseconds. */
   serviceNow(api: MonitoringApi): number;
   /** The same context writing through another io (a held log while accounts run side by side). */
@@ -120,7 +127,9 @@ export async function openCommand(opts: CommandOptions): Promise<CommandRun> {
     const mismatch = pinMismatch(account, opts.io.env, connection.url);
     if (mismatch !== null) throw new UserError(mismatch);
   }
-  const contexts = accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a));
+  // The accounts of one run share a parse cache: the files they share are read and parsed once (config/parse-cache.ts).
+  const shared: RunShared = {};
+  const contexts = accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a, shared));
   refuseSharedLogins(contexts);
   return { contexts, several: accounts.length > 1 || opts.choice?.allAccounts === true };
 }
@@ -155,7 +164,12 @@ export function commandContext(io: CommandIo, paths: string[], connection: Conne
   return makeContext(account ? { ...io, env: accountEnv(io.env, account) } : io, io.env, account ? account.paths : paths, connection, account);
 }
 
-function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection: ConnectionOptions, account: DeclaredAccount | undefined): CommandContext {
+/** What the contexts of one run over declared accounts share: the parse cache, made on the first configuration load. */
+interface RunShared {
+  parseCache?: ParseCache;
+}
+
+function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection: ConnectionOptions, account: DeclaredAccount | undefined, shared?: RunShared): CommandContext {
   const ctx: CommandContext = {
     io,
     ...(account ? { account } : {}),
@@ -165,8 +179,15 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
       return connect(connection, configEnv, { ...choices, ...(account ? { account } : {}) });
     },
     async readConfiguration(opts = {}) {
-      const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
-      const result = await loadConfig(opts.paths ?? paths, { cwd: io.cwd, env: account ? { ...configEnv, ...account.vars } : configEnv, now: io.now() });
+      const { loadConfig, formatDiagnosticLines, createParseCache } = await import('../config/index.js');
+      const cache = shared ? (shared.parseCache ??= createParseCache()) : undefined;
+      const result = await loadConfig(opts.paths ?? paths, {
+        cwd: io.cwd,
+        env: account ? { ...configEnv, ...account.vars } : configEnv,
+        now: io.now(),
+        ...(cache ? { cache } : {}),
+        ...(opts.beside ? { beside: opts.beside } : {}),
+      });
       if ('diagnostics' in result) {
         return { ok: false, errors: result.diagnostics.filter((d) => d.severity !== 'warning').length, lines: formatDiagnosticLines(result.diagnostics, io.cwd) };
       }
@@ -175,7 +196,7 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
       return { ok: true, desired: s, warnings: formatDiagnosticLines(result.warnings, io.cwd) };
     },
     async loadConfiguration(opts = {}) {
-      const read = await ctx.readConfiguration(opts.paths !== undefined ? { paths: opts.paths } : {});
+      const read = await ctx.readConfiguration({ ...(opts.paths !== undefined ? { paths: opts.paths } : {}), ...(opts.beside ? { beside: opts.beside } : {}) });
       if (!read.ok) {
         throw new UserError(`the configuration has ${plural(read.errors, 'problem')}; ${opts.consequence ?? 'no change was sent to the service'}`, { details: read.lines });
       }
@@ -191,13 +212,13 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
     },
     readAccount: async (api, scope, onProgress, signal) =>
       scope instanceof Set
-        ? (await awaitRead(api, startAccountRead(api, scope, signal), onProgress)).report(onProgress)
+        ? (await awaitRead(api, startAccountRead(api, scope, { ...(signal && { signal }) }), onProgress)).report(onProgress)
         : readAccount(api, scope as DesiredState | null, onProgress, signal),
-    startAccountRead: (api, needed) => startAccountRead(api, needed),
+    startAccountRead: (api, needed, requested) => startAccountRead(api, needed, { ...(requested && { requested }) }),
     // The offset is the service's Date header against the transport's clock, Date.now, which is the
     // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.
     serviceNow: (api) => io.now() + (api.serviceClockOffsetMs?.() ?? 0),
-    withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account),
+    withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account, shared),
   };
   return ctx;
 }

@@ -95,13 +95,24 @@ describe('the adaptive sending rate', () => {
     expect(rate.delay()).toBe(0);
   });
 
-  it.each([20, 50])('keeps 1,000 creates under a limit of %i per second to at most 2 in 100 answered 429, within 1.15x of requests / limit', (limit) => {
+  // 1.5 in 100 on this model leaves room for what a real service adds (the account reads before
+  // and after, answers that vary in time): the target is 2 in 100 against the emulator (issue 38).
+  it.each([20, 50])('keeps 1,000 creates under a limit of %i per second to at most 1.5 in 100 answered 429, within 1.15x of requests / limit', (limit) => {
     const r = simulate(1000, limit);
-    expect(r.refused / r.requests).toBeLessThanOrEqual(0.02);
+    expect(r.refused / r.requests).toBeLessThanOrEqual(0.015);
     expect(r.seconds).toBeLessThanOrEqual((1.15 * 1000) / limit);
     // Without the learnt rate (only the shared gate) the same run meets the limit over and over.
     const gateOnly = simulate(1000, limit, 8, 50, false);
     expect(gateOnly.refused / gateOnly.requests).toBeGreaterThan(0.05);
+  });
+
+  it('takes the burst a service lets through at the start for no more than a second of its rate', () => {
+    let now = 0;
+    const rate = new AdaptiveRate(() => now);
+    // A bucket holding a second of 20 requests/s, emptied by 8 workers in 150 ms, then a 429.
+    for (let i = 0; i < 20; i++, now += 7.5) rate.answered(false);
+    rate.answered(true);
+    expect(rate.rate!).toBeLessThanOrEqual(20);
   });
 
   it('cuts the rate on a 429 to below what the service accepted, and creeps back up after it', () => {

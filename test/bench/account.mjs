@@ -7,7 +7,7 @@
  * YAML files that match the live side exactly (plan: no changes), and variants with 1% of the
  * resources changed and with 100 monitors renamed.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 
@@ -513,4 +513,24 @@ export function writeHostile(dir) {
   const text = `version: 1\n${anchors.join('\n')}\nx-uses: [${uses}]\n`;
   writeFileSync(join(dir, 'hostile.yaml'), text);
   return { files: 1, bytes: Buffer.byteLength(text) };
+}
+
+/**
+ * A repository of `count` declared accounts (issue 38) over the configuration writeConfig wrote in
+ * `dir`: its settings.yaml becomes monsync.yaml, declaring accounts `a00`, `a01`, ... that all take
+ * the same files (the directory), each with a variable of its own. Returns the declaring file, the
+ * account names and the number of files each account loads.
+ */
+export function writeAccountsRepo(dir, count) {
+  const settings = readFileSync(join(dir, 'settings.yaml'), 'utf8');
+  rmSync(join(dir, 'settings.yaml'));
+  const names = Array.from({ length: count }, (_, i) => `a${pad(i, 2)}`);
+  const declared = names.map((n, i) => `    ${n}:\n      paths: [shared/]\n      vars: { REGION: r${i} }\n`).join('');
+  const shared = join(dir, 'shared');
+  mkdirSync(shared);
+  const moved = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+  for (const f of moved) renameSync(join(dir, f), join(shared, f));
+  const file = join(dir, 'monsync.yaml');
+  writeFileSync(file, settings.replace('  prune: false\n', `  prune: false\n  accounts:\n${declared}`));
+  return { file, shared, names, files: moved.length + 1 };
 }

@@ -15,6 +15,11 @@
  * the plan, in an order that is reversed every other repetition, so a burst of load on the machine
  * lands on both; a ratio is the median over the repetitions of the ratio within each.
  *
+ * Issue 38 adds: the loopback plan's second floor, `validate` of its configuration, in the same
+ * repetitions (a plan overlapping its two reads approaches the slower of the two); `plan
+ * --all-accounts` of --accounts accounts sharing the files of --accounts-monitors monitors (one
+ * emulator account read by each), beside one account's plan and `validate` of the shared files.
+ *
  * Issue 25 adds: configuration styles side by side (`validate` of the same account written as plain
  * YAML, with anchors and merge keys, as one file per monitor, as one JSON inventory; each a ratio to
  * the plain YAML in the same repetition) at each size of --styles; the hostile file (5 anchors used
@@ -26,14 +31,18 @@
  *          --per-resource-sample <n> (all)  --skip-apply  --skip-per-resource
  *          --styles <list> (2000,10000; 0 skips)  --huge <n> (50000, 0 skips)  --huge-reps <n> (3)
  *          --rate-limit <requests/s> (50, 0 skips)  --only-scale (only the four parts above; --only-issue-25 is its old name)
+ *          --accounts <n> (16, 0 skips)  --accounts-monitors <n> (500)
+ *          --only-floors (the styles at 10,000, the loopback 5,000 beside validate, the accounts, a limit of 20/s;
+ *          --only-issue-38 is its old name)
  *          --out <file> (bench-results/latest.json)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect as connectTcp } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { control, liveObjects, seedAccount, writeApplyConfig, writeConfig, writeHostile, writeStyle } from './account.mjs';
+import { control, liveObjects, seedAccount, writeAccountsRepo, writeApplyConfig, writeConfig, writeHostile, writeStyle } from './account.mjs';
 import { LIST_PATHS, makeGetter } from './http-get.mjs';
 import { startEmulatorProcess as startEmulatorOf } from './emulator.mjs';
 import { startThrottle } from './throttle.mjs';
@@ -72,6 +81,9 @@ function parseArgs(argv) {
     hugeReps: 3,
     rateLimit: 50,
     only25: false,
+    accounts: 16,
+    accountsMonitors: 500,
+    only38: false,
     out: join(ROOT, 'bench-results/latest.json'),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -99,10 +111,22 @@ function parseArgs(argv) {
     else if (a === '--styles') o.styles = v().split(',').map(Number).filter((x) => x > 0);
     else if (a === '--huge') o.huge = n();
     else if (a === '--huge-reps') o.hugeReps = Math.max(1, Math.round(n()));
-    else if (a === '--rate-limit') o.rateLimit = n();
+    else if (a === '--rate-limit') {
+      o.rateLimit = n();
+      o.rateLimitGiven = true;
+    }
     else if (a === '--only-scale' || a === '--only-issue-25') o.only25 = true;
+    else if (a === '--accounts') o.accounts = Math.round(n());
+    else if (a === '--accounts-monitors') o.accountsMonitors = Math.round(n());
+    else if (a === '--only-floors' || a === '--only-issue-38') o.only38 = true;
     else if (a === '--out') o.out = resolve(v());
     else throw new Error(`unknown option ${a}`);
+  }
+  if (o.only38) {
+    // Issue 38's parts alone: nothing of the large account, its link, the per-resource model or the applies by parallelism.
+    Object.assign(o, { only25: true, styles: o.styles.includes(10_000) ? [10_000] : o.styles, huge: 0, rateLimit: o.rateLimitGiven ? o.rateLimit : 20 });
+  } else if (o.only25) {
+    o.accounts = 0;
   }
   return o;
 }
@@ -213,6 +237,29 @@ async function prepareAccount(url, work, name, opts) {
   return { objs, ids, expects, account, dir: (s) => join(work, name, s) };
 }
 
+/** A TCP forwarder on 127.0.0.1 (port 0) to the emulator at `url`: another service URL for the same account. */
+async function forwardTo(url) {
+  const target = new URL(url);
+  const sockets = new Set();
+  const server = createServer((client) => {
+    const upstream = connectTcp(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
 // ---- the measured processes ------------------------------------------------------------------------
 function summaryOf(stdout) {
   if (/No changes\. The account matches the configuration\./.test(stdout)) return { create: 0, update: 0, delete: 0 };
@@ -246,7 +293,7 @@ const floorJob = (name, url, parse) => ({
 const validateJob = (name, dir) => ({
   name,
   async run() {
-    const r = await measure([BIN, 'validate', dir]);
+    const r = await measure([BIN, 'validate', ...[dir].flat()]);
     if (r.code !== 0) throw new Error(`validate failed: ${r.stderr.slice(0, 2000)}`);
     return r;
   },
@@ -295,6 +342,9 @@ async function interleaved(jobs, reps, countUrl, label) {
   }
   return out;
 }
+
+/** The loopback plan over the slower of its two floors (fetch-and-parse, validate), in each repetition; the median. */
+const slowerFloorRatio = (rows) => median(rows.plan.runs.map((r, i) => r.wall_ms / Math.max(rows.ref.runs[i].wall_ms, rows.validate.runs[i].wall_ms)));
 
 /** The median over the repetitions of a run's wall time over the reference's in the same repetition. */
 const pairedRatio = (x, ref) => median(x.runs.map((r, i) => r.wall_ms / ref.runs[i].wall_ms));
@@ -395,19 +445,52 @@ async function main() {
     }
 
     // ---- loopback, 5,000 monitors (issue 20) --------------------------------------------------------
-    if (o.small > 0 && !o.only25) {
+    if (o.small > 0 && (!o.only25 || o.only38)) {
       const acc = await prepareAccount(url, work, 'small', { monitors: o.small, ...SMALL_SHAPE });
       const emulator = await emulatorTimes(url);
       const rows = await interleaved(
         [
           { key: 'plan', ...planJob('plan, no changes', acc.dir('base'), url, acc.expects.base) },
           { key: 'ref', ...floorJob('reference: fetch and JSON.parse the 4 lists (process)', url, true) },
+          { key: 'validate', ...validateJob('validate: the configuration alone, no network', acc.dir('base')) },
         ],
         o.reps,
         url,
         `loopback ${o.small}`,
       );
-      result.small = { account: acc.account, latency_ms: 0, emulator, rows, ratio: pairedRatio(rows.plan, rows.ref) };
+      result.small = { account: acc.account, latency_ms: 0, emulator, rows, ratio: pairedRatio(rows.plan, rows.ref), slower_ratio: slowerFloorRatio(rows) };
+    }
+
+    // ---- accounts sharing files (issue 38) ------------------------------------------------------------
+    if (o.accounts > 0) {
+      const acc = await prepareAccount(url, work, 'accounts', { monitors: o.accountsMonitors, ...SMALL_SHAPE });
+      const repo = writeAccountsRepo(acc.dir('base'), o.accounts);
+      // Each account at a port of its own, forwarded to the one emulator: two accounts of one run on
+      // one service URL and login are refused (they would undo each other's writes).
+      const forwards = await Promise.all(repo.names.map(() => forwardTo(url)));
+      const env = Object.fromEntries(repo.names.flatMap((n, i) => [[`MONSYNC_${n.toUpperCase()}_URL`, forwards[i].url], [`MONSYNC_${n.toUpperCase()}_USERNAME`, CREDS.MONSYNC_USERNAME], [`MONSYNC_${n.toUpperCase()}_PASSWORD`, CREDS.MONSYNC_PASSWORD]]));
+      const accountsJob = (name, args, plans) => ({
+        name,
+        async run() {
+          const r = await measure([BIN, 'plan', repo.file, ...args], { env });
+          const none = (r.stdout.match(/No changes\. The account matches the configuration\./g) ?? []).length;
+          if (r.code !== 0 || none !== plans) throw new Error(`${name}: exit ${r.code}, ${none} plans without changes where ${plans} were expected\n${r.stderr.slice(0, 2000)}`);
+          return r;
+        },
+      });
+      const rows = await interleaved(
+        [
+          { key: 'all', ...accountsJob(`plan --all-accounts (${o.accounts} accounts)`, ['--all-accounts'], o.accounts) },
+          { key: 'one', ...accountsJob('plan --account of one of them', ['--account', repo.names[0]], 1) },
+          { key: 'validate', ...validateJob('validate: the shared files alone, once', [repo.file, repo.shared]) },
+        ],
+        o.reps,
+        url,
+        `accounts ${o.accounts} x ${o.accountsMonitors}`,
+      );
+      for (const f of forwards) f.close();
+      result.accounts = { count: o.accounts, monitors: o.accountsMonitors, files: repo.files, rows, ratio: pairedRatio(rows.all, rows.one) };
+      rmSync(join(work, 'accounts'), { recursive: true, force: true });
     }
 
     // ---- the large account, loopback with latency ---------------------------------------------------
@@ -637,6 +720,7 @@ async function main() {
       ? [
           { target: `plan of ${f0(o.small)} (loopback) <= 2.0 x reference`, value: result.small.ratio, limit: 2 },
           { target: `plan of ${f0(o.small)} (loopback) <= 1.5 x reference (stretch)`, value: result.small.ratio, limit: 1.5 },
+          { target: `plan of ${f0(o.small)} (loopback) <= 1.2 x the slower of reference and validate`, value: result.small.slower_ratio, limit: 1.2 },
         ]
       : []),
     ...(L ? [{ target: `plan of ${f0(o.monitors)} (slowest scenario) <= 2.0 x reference`, value: worstRefRatio, limit: 2 }] : []),
@@ -676,6 +760,17 @@ async function main() {
     lines.push('');
     lines.push(`loopback, no injected latency: ${a.managed_monitors} managed + ${a.unmanaged_monitors} unmanaged monitors, ${a.alerts} alerts, ${a.groups} groups`);
     lines.push(profileTable(`plan of ${f0(a.managed_monitors)}`, Object.values(result.small.rows), result.small.rows.ref));
+  }
+  if (result.accounts) {
+    const x = result.accounts;
+    lines.push('');
+    lines.push(`${x.count} declared accounts sharing the files of ${f0(x.monitors)} monitors (${x.files} files), each through a port of its own to the same emulator account: x one = paired ratio to one account's plan`);
+    lines.push(
+      table(
+        ['all', 'one', 'validate'].map((k) => [x.rows[k].name, f0(x.rows[k].wall_ms), k === 'one' ? '1.00' : f2(pairedRatio(x.rows[k], x.rows.one)), f0(x.rows[k].requests), f0(x.rows[k].cpu_ms), f0(x.rows[k].max_rss_mb)]),
+        ['accounts', 'wall ms', 'x one', 'requests', 'cpu ms', 'peak MB'],
+      ),
+    );
   }
   const a = result.account;
   if (L) {

@@ -158,7 +158,8 @@ monitors:
       'version: 1\nTrue: 1\n',
       'version: 1\nx: 1\nx: 2\n',
       '---\nversion: 1\n',
-      'version: 1\nx: [a, [b]]\n',
+      'version: 1\nx: [a, [b, [c]]]\n',
+      'version: 1\nx: { a: { b: [c] } }\n',
       'version: 1\nx: { a: b: c }\n',
       'version: 1\n__proto__: 1\n',
       'version: 1\r\nx: 1\r\n',
@@ -184,6 +185,9 @@ monitors:
       // Comments are not values: the full path interpolates nothing there.
       'version: 1\n# ${B}\nx: 1 \n  # ${REGION:-x}\n',
       'version: 1\nx: "\\u0024"\ny: "\\u007b"\nz: "\\u0024 {\\u007d"\n',
+      // A flow collection inside another, one level (issue 38: `alert: { alert_destinations: [ops] }`).
+      'version: 1\ndefaults:\n  alert: { timeout: 15, alert_destinations: ["ops-00", b] }\nx: [a, [b, c], {d: e}, []]\ny: {a: {}, b: [ ], c: {d: 1}}\n',
+      'version: 1\nx:\n  - [a, [b]]\n  - {a: [b]}\n',
     ]) {
       expect(same(text), text).toBe(true);
     }

@@ -129,6 +129,15 @@ const KEY_HASHES = new Int32Array(KEY_SLOTS);
 const KEY_NAMES: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
 const KEY_ALLOWED = new Uint8Array(KEY_SLOTS);
 
+/**
+ * The arrays every scan records into, kept from file to file and grown to the largest file so far;
+ * each file's positions are copied out of them at its end into one array of its size. A
+ * configuration of one file per monitor reads thousands of small files, and three zeroed arrays
+ * per file (each an ArrayBuffer for the garbage collector to track) were much of its cost.
+ * Scans run one at a time, start to end without waiting.
+ */
+const SCRATCH = { nodes: new Int32Array(4096 * NODE_SIZE), slots: new Int32Array(4096), lineStarts: new Int32Array(4096) };
+
 class Scanner extends NodeRecorder {
   /** The current content line (not blank, not a comment): where it starts, its content, its end. */
   private lineStart = 0;
@@ -166,13 +175,14 @@ class Scanner extends NodeRecorder {
   private readonly anchors = new Map<string, Anchored>();
   /** Values repeated by aliases and merge keys so far. */
   private repeated = 0;
+  /** A flow collection inside another is being read (flow). */
+  private inFlow = false;
   /** Anchors whose collection is being read: an alias to one inside it is the library's (a cycle). */
   private readonly defining = new Set<string>();
 
   constructor(private readonly text: string) {
-    super(text.length);
-    // A line per 30 characters in configurations of the usual shape (the array grows when needed).
-    this.lineStarts = new Int32Array(Math.max(64, text.length >> 5));
+    super(text.length, SCRATCH);
+    this.lineStarts = SCRATCH.lineStarts;
   }
 
   document(): Record<string, unknown> {
@@ -583,23 +593,34 @@ class Scanner extends NodeRecorder {
           while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
         }
         const start = pos;
-        const item = this.node(start, isSeq ? start : keyStart);
+        const opening = text.charCodeAt(pos);
         let value: unknown;
-        if (text.charCodeAt(pos) === QUOTE) {
-          value = this.quoted(pos);
-          pos = this.after;
-        } else if (text.charCodeAt(pos) === STAR) {
-          value = this.alias(pos, item);
+        if (opening === LBRACKET || opening === LBRACE) {
+          // A flow collection inside this one (`{ alert_destinations: [ops] }`), on the same line;
+          // one level only (MAX_FAST_DEPTH leaves room for it), deeper is the full path's.
+          if (this.inFlow) throw GIVE_UP;
+          this.inFlow = true;
+          value = this.flow(pos, end, opening === LBRACKET, isSeq ? start : keyStart);
+          this.inFlow = false;
           pos = this.after;
         } else {
-          while (pos < end) {
-            const c = text.charCodeAt(pos);
-            if (c === COMMA || c === close || c === COLON) break;
-            pos++;
+          const item = this.node(start, isSeq ? start : keyStart);
+          if (opening === QUOTE) {
+            value = this.quoted(pos);
+            pos = this.after;
+          } else if (opening === STAR) {
+            value = this.alias(pos, item);
+            pos = this.after;
+          } else {
+            while (pos < end) {
+              const c = text.charCodeAt(pos);
+              if (c === COMMA || c === close || c === COLON) break;
+              pos++;
+            }
+            let stop = pos;
+            while (stop > start && text.charCodeAt(stop - 1) === SPACE) stop--;
+            value = this.plain(start, stop, true);
           }
-          let stop = pos;
-          while (stop > start && text.charCodeAt(stop - 1) === SPACE) stop--;
-          value = this.plain(start, stop, true);
         }
         if (isSeq) this.push(value);
         else map[name] = value;
@@ -639,6 +660,33 @@ function forFullPath(value: unknown): boolean {
   return false;
 }
 
+/**
+ * Where files' positions are kept: stretches of slabs of SLAB ints, handed out in turn. An
+ * Int32Array per file is an ArrayBuffer per file, whose allocation outside the heap was the
+ * largest single cost of a small file (a configuration of one file per monitor). A slab lives as
+ * long as any file's positions in it: at most SLAB ints kept for nothing, once.
+ */
+const SLAB = 1 << 18;
+let slab = new Int32Array(0);
+let slabUsed = 0;
+
+function kept(size: number): [Int32Array, number] {
+  // A large file has an array of its own: a slab is for the many small ones.
+  if (size > SLAB >> 3) return [new Int32Array(size), 0];
+  if (slabUsed + size > slab.length) {
+    slab = new Int32Array(SLAB);
+    slabUsed = 0;
+  }
+  const at = slabUsed;
+  slabUsed += size;
+  return [slab, at];
+}
+
+/** The first `count` ints of `from` into `to` at `at` (a loop: a few hundred ints, no views made). */
+function copy(from: Int32Array, count: number, to: Int32Array, at: number): void {
+  for (let i = 0; i < count; i++) to[at + i] = from[i]!;
+}
+
 /** The file's data and positions, or undefined when the full path must read it. */
 export function fastParse(text: string, file: string): { data: Record<string, unknown>; positions: Positions } | undefined {
   const scanner = new Scanner(text);
@@ -648,15 +696,27 @@ export function fastParse(text: string, file: string): { data: Record<string, un
   } catch (err) {
     if (err === GIVE_UP) return undefined;
     throw err;
+  } finally {
+    // Grown arrays are kept for the next file.
+    SCRATCH.nodes = scanner.nodes;
+    SCRATCH.slots = scanner.slots;
+    SCRATCH.lineStarts = scanner.lineStarts;
   }
   if (forFullPath(data)) return undefined;
-  // Views, not copies: the room left over is a fraction of the text, for as long as the load runs.
+  // The file's three arrays, copied into a stretch of a shared slab (see kept()).
+  const lines = scanner.lines;
+  const nodes = scanner.nodeCount * NODE_SIZE;
+  const slots = scanner.slotCount;
+  const [slab, at] = kept(lines + nodes + slots);
+  copy(scanner.lineStarts, lines, slab, at);
+  copy(scanner.nodes, nodes, slab, at + lines);
+  copy(scanner.slots, slots, slab, at + lines + nodes);
   const positions = new FastPositions(
     file,
     text,
-    scanner.lineStarts.subarray(0, scanner.lines),
-    scanner.nodes.subarray(0, scanner.nodeCount * NODE_SIZE),
-    scanner.slots.subarray(0, scanner.slotCount),
+    slab.subarray(at, at + lines),
+    slab.subarray(at + lines, at + lines + nodes),
+    slab.subarray(at + lines + nodes, at + lines + nodes + slots),
   );
   return { data, positions };
 }

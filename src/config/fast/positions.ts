@@ -50,7 +50,13 @@ export class NodeRecorder {
   protected open: Int32Array<ArrayBuffer> = OPEN;
   protected openCount = 0;
 
-  constructor(textLength: number) {
+  /** `scratch`: arrays to record into, kept by the caller from file to file (their contents need not be zero). */
+  constructor(textLength: number, scratch?: { nodes: Int32Array<ArrayBuffer>; slots: Int32Array<ArrayBuffer> }) {
+    if (scratch) {
+      this.nodes = scratch.nodes;
+      this.slots = scratch.slots;
+      return;
+    }
     // About one value per 12 to 20 characters in configurations of the usual shape: room for most
     // at once (the arrays are zeroed and copied when they grow).
     const guess = Math.max(64, textLength >> 4);
@@ -65,6 +71,9 @@ export class NodeRecorder {
     if (at + NODE_SIZE > this.nodes.length) this.nodes = grown(this.nodes, at + NODE_SIZE);
     this.nodes[at + N_VALUE] = value;
     this.nodes[at + N_KEY] = key;
+    // A scalar is never closed: its children stay none even in arrays used before.
+    this.nodes[at + N_FIRST] = 0;
+    this.nodes[at + N_COUNT] = 0;
     if (this.openCount === this.open.length) this.open = grown(this.open, this.openCount + 1);
     this.open[this.openCount++] = id;
     return id;
