@@ -67,6 +67,9 @@ function client(extra: Partial<MonitoringClientOptions> = {}): MonitoringClient 
     clientSecret: SECRET,
     timeoutMs: 2000,
     sleep: async () => {},
+    // Every backoff a wait: tests here hold or count the sleeps, and full jitter draws a wait of
+    // 0 ms (no sleep at all) once in 200 first retries.
+    random: () => 0.5,
     ...extra,
   });
   clients.push(c);

@@ -39,9 +39,9 @@ async function requests(): Promise<RecordedRequest[]> {
 }
 
 /**
- * A jitter that always makes the backoff a wait: the tests that lift a fault in their `sleep` need
- * that sleep called. Full jitter draws a wait of 0 ms (no sleep at all) once in 200 first retries,
- * and with it the retry met the fault still on (seen once in a fresh-clone CI run).
+ * A jitter that always makes a backoff a wait: tests here count the sleeps or lift a fault in one.
+ * Full jitter draws a wait of 0 ms (no sleep at all) once in 200 first retries, and with it the
+ * retry met the fault still on (seen once in a fresh-clone CI run).
  */
 const HALF_JITTER = () => 0.5;
 
@@ -52,6 +52,7 @@ function client(extra: Partial<MonitoringClientOptions> = {}): MonitoringClient 
     ...V2,
     timeoutMs: 5000,
     sleep: async (ms) => void sleeps.push(ms),
+    random: HALF_JITTER,
     ...extra,
   });
   clients.push(c);
@@ -595,7 +596,7 @@ describe('retries under injected faults', () => {
     await emu.control.faults({ drop_rate: 1, methods: ['GET'] });
     const events: RequestEvent[] = [];
     // The fault is lifted while the client backs off, so the retry gets through.
-    const c = client({ onRequest: (e) => events.push(e), sleep: async () => void (await emu.control.clearFaults()), random: HALF_JITTER });
+    const c = client({ onRequest: (e) => events.push(e), sleep: async () => void (await emu.control.clearFaults()) });
     expect((await c.getMonitor(m.id)).id).toBe(m.id);
     expect(events.map((e) => [e.status, e.attempt])).toEqual([
       [null, 1],
@@ -635,7 +636,7 @@ describe('retries under injected faults', () => {
     const m = await client().createMonitor(smtp('mx'));
     await emu.control.clearRequests();
     await emu.control.faults({ drop_rate: 1, methods: ['PUT'] });
-    const c = client({ sleep: async () => void (await emu.control.clearFaults()), random: HALF_JITTER });
+    const c = client({ sleep: async () => void (await emu.control.clearFaults()) });
     expect((await c.updateMonitor(m.id, { timer: 15 })).timer).toBe(15);
     expect((await requests()).filter((r) => r.method === 'PUT').map((r) => r.fault)).toEqual(['drop', null]);
   });
@@ -643,7 +644,7 @@ describe('retries under injected faults', () => {
   it('counts a DELETE whose first answer was lost and whose retry finds 404 as done', async () => {
     const m = await client().createMonitor(smtp('mx'));
     await emu.control.faults({ drop_rate: 1, methods: ['DELETE'] });
-    const c = client({ sleep: async () => void (await emu.control.clearFaults()), random: HALF_JITTER });
+    const c = client({ sleep: async () => void (await emu.control.clearFaults()) });
     const deleted = await c.deleteMonitor(m.id);
     expect(deleted.id).toBe(m.id);
     expect(wasAlreadyGone(deleted)).toBe(true);
@@ -655,7 +656,7 @@ describe('retries under injected faults', () => {
     const m = await c0.createMonitor(smtp('mx'));
     const a = await c0.createAlert(upDown(m.id));
     await emu.control.faults({ drop_rate: 1, methods: ['POST'], path_prefix: '/v1/Pause/' });
-    const c = client({ sleep: async () => void (await emu.control.clearFaults()), random: HALF_JITTER });
+    const c = client({ sleep: async () => void (await emu.control.clearFaults()) });
     expect(await c.pauseAlert(a.id, 60)).toEqual({ alert: a.id, monitor: m.id, seconds: 60 });
     expect(c.stats.retries).toBe(1);
   });

@@ -29,6 +29,8 @@ function client(sleep: (ms: number) => Promise<void> = async () => {}) {
     password: DEFAULT_CREDENTIALS.v1.password,
     timeoutMs: 5000,
     sleep,
+    // Every backoff a wait, so a test's sleep runs: full jitter draws 0 ms (no sleep) once in 200.
+    random: () => 0.5,
   });
 }
 
