@@ -135,7 +135,9 @@ export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Pr
     // moved on since): the check is whether the account now matches what was applied.
     // Apply's signal: SIGTERM while this read waits on a 429 ends the wait at once (it took 51 s).
     const liveAfter = await ctx.readAccount(api, desired, undefined, opts.signal);
-    const next = await computePlan(desired, liveAfter, { target: api.baseUrl, prune: plan.options.prune, targets: plan.options.targets, ...(plan.account !== undefined ? { account: plan.account } : {}), nowMs: ctx.serviceNow(api) });
+    // The plan's own inputs (target, prune, targets, account), at the service's time now.
+    const { savedPlanInputs } = await import('./assemble.js');
+    const next = await computePlan(desired, liveAfter, { ...savedPlanInputs(plan), nowMs: ctx.serviceNow(api) });
     hooks.checked(next);
     const onDisk = saved && plan.files.length > 0 ? await filesOnDisk(ctx, plan.files, desired) : 'same';
     if (onDisk !== 'same') hooks.savedPlanFilesDiffer?.(plan.files, onDisk);

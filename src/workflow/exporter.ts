@@ -18,8 +18,8 @@ import { emptyMemory, monitorSamples, readServiceState, type ExporterMemory } fr
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
-import { assemblePlan } from './assemble.js';
 import type { CommandContext } from './context.js';
+import { computePlan } from './plan.js';
 
 export interface ExporterReaderOptions {
   /** The account's client (built by the context: `ctx.connect`). */
@@ -73,7 +73,8 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
           inMaintenance = desired.maintenance !== undefined ? await openMaintenance(desired, live, nowMs) : new Set();
           try {
             // The plan `monsync plan` would show at this instant of the service's clock (prune as the configuration says).
-            drift = driftOf(assemblePlan(desired, live, { target: opts.api.baseUrl, nowMs, fingerprint: false, ...(ctx.account ? { account: ctx.account.name } : {}) }));
+            // computePlan: the one assembly, its problems worded (file:line:column) as plan prints them.
+            drift = driftOf(await computePlan(desired, live, { target: opts.api.baseUrl, nowMs, fingerprint: false, ...(ctx.account ? { account: ctx.account.name } : {}) }));
           } catch (err) {
             if (!(err instanceof UserError)) throw err;
             problems = [err.message, ...err.details];
