@@ -8,6 +8,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
+import { defaultEnvPrefix } from './account-prefix.js';
 import { DEFAULT_CONFIG_FILE } from './read.js';
 
 export interface DeclaredAccount {
@@ -31,10 +32,7 @@ export interface DeclaredAccounts {
   accounts: DeclaredAccount[];
 }
 
-/** `MONSYNC_<NAME>_`: the name upper-cased, `-` as `_`. */
-export function defaultEnvPrefix(name: string): string {
-  return `MONSYNC_${name.toUpperCase().replace(/-/g, '_')}_`;
-}
+export { defaultEnvPrefix } from './account-prefix.js';
 
 /**
  * The accounts declared by the configuration `paths` name (one file, or none: `monsync.yaml` in

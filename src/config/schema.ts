@@ -10,6 +10,7 @@ import { validate as generatedValidate } from './generated/validate-schema.js';
 import type { Locator } from './locate.js';
 import { pointerToPath, type PathSegment } from './positions.js';
 import { closest } from '../util/suggest.js';
+import { plainPrefixProblem } from './account-prefix.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -154,6 +155,12 @@ function errorToDiagnostic(e: ErrorObject, locator: Locator): Diagnostic | undef
       return diag(file, locator.value(path), `${name} must be ${JSON.stringify(params.allowedValue)} (got ${describe(e.data)})`);
     case 'minLength':
       return diag(file, locator.value(path), `${name} must not be empty`);
+    case 'not': {
+      // settings.accounts.NAME.env_prefix: the one value refused by `not`, and why.
+      if (name === 'env_prefix' && typeof path[2] === 'string') return diag(file, locator.value(path), plainPrefixProblem(path[2]));
+      const refused = ((e.parentSchema as JsonSchema | undefined)?.not as JsonSchema | undefined)?.const;
+      return diag(file, locator.value(path), `${name} must not be ${JSON.stringify(refused)}`);
+    }
     case 'pattern':
       // `\S`: the service refuses text that is only spaces (or other whitespace) where it needs a name.
       if (params.pattern === '\\S') return diag(file, locator.value(path), `${name} must not be blank (got ${describe(e.data)})`);

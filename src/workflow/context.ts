@@ -24,7 +24,8 @@
 import type { MonitoringClient } from '../api/client.js';
 import { accountEnv, comparableUrl, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
 import type { MonitoringApi } from '../api/types.js';
-import { defaultEnvPrefix, type DeclaredAccount } from '../config/accounts.js';
+import { PLAIN_PREFIX, plainPrefixProblem } from '../config/account-prefix.js';
+import type { DeclaredAccount } from '../config/accounts.js';
 import type { Beside } from '../config/load.js';
 import type { ParseCache } from '../config/parse-cache.js';
 import type { DesiredState } from '../model/desired.js';
@@ -119,11 +120,7 @@ export async function openCommand(opts: CommandOptions): Promise<CommandRun> {
   const accounts = await chooseAccounts(opts.declaredIn ?? opts.paths, opts.choice ?? {}, opts.io.cwd);
   if (accounts === null) return { contexts: [makeContext(opts.io, opts.io.env, opts.paths, connection, undefined)], several: false };
   for (const account of accounts) {
-    if (account.envPrefix === 'MONSYNC_') {
-      throw new UserError(
-        `account ${account.name}: env_prefix MONSYNC_ would read the plain MONSYNC_URL and credentials, which a declared account never uses (docs/accounts.md); nothing was sent: remove env_prefix (its own variables are ${defaultEnvPrefix(account.name)}URL ...) or choose another prefix`,
-      );
-    }
+    if (account.envPrefix === PLAIN_PREFIX) throw new UserError(`account ${account.name}: ${plainPrefixProblem(account.name)}; nothing was sent`);
     const mismatch = pinMismatch(account, opts.io.env, connection.url);
     if (mismatch !== null) throw new UserError(mismatch);
   }

@@ -28,6 +28,20 @@ describe('runValidate', () => {
     expect((await run(['examples/small/monsync.yaml'])).out).toEqual(['Valid: 1 file, 2 monitors, 2 alerts, 0 groups.']);
   });
 
+  it('refuses an account whose env_prefix is the plain MONSYNC_, offline, at its line and column', async () => {
+    const dir = await writeTree({
+      'monsync.yaml': 'version: 1\nsettings:\n  owner: team\n  accounts:\n    prod:\n      paths: [prod.yaml]\n      env_prefix: MONSYNC_\n',
+      'prod.yaml': 'version: 1\nmonitors: []\n',
+    });
+    const { code, out, err } = await run(['monsync.yaml'], dir);
+    expect(code).toBe(1);
+    expect(out).toEqual(['Account prod:']);
+    expect(err).toEqual([
+      "monsync.yaml:7:19: env_prefix MONSYNC_ would read the plain MONSYNC_URL and credentials, which a declared account never uses (docs/accounts.md): remove env_prefix (account prod's own variables are MONSYNC_PROD_URL ...) or choose another prefix",
+      'Invalid: 1 error in 1 file.',
+    ]);
+  });
+
   it('prints every diagnostic and a count for an invalid one', async () => {
     const dir = await writeTree({
       'a.yaml': 'version: 1\nsettings:\n  prun: true\n',
