@@ -44,8 +44,12 @@ const START: Position = { line: 1, column: 1 };
 export function displayPath(abs: string, cwd: string, givenAbsolute = false): string {
   const rel = path.relative(cwd, abs);
   if (rel === '') return '.';
-  const outside = path.isAbsolute(rel) || rel === '..' || rel.startsWith(`..${path.sep}`);
-  return path.isAbsolute(rel) || (givenAbsolute && outside) ? abs : rel;
+  return path.isAbsolute(rel) || (givenAbsolute && !isBelow(rel)) ? abs : rel;
+}
+
+/** Whether a path relative to a directory (`path.relative`'s answer) names something below it. */
+function isBelow(rel: string): boolean {
+  return rel !== '' && !path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`);
 }
 
 function errnoMessage(err: unknown): string {
@@ -85,7 +89,8 @@ export async function resolveInputs(
   const add = (abs: string, givenAbsolute = false, regular = false, display?: string) => {
     if (seen.has(abs)) return;
     seen.add(abs);
-    files.push({ path: abs, display: display ?? displayPath(abs, cwd, givenAbsolute), ...(regular ? { regular } : {}) });
+    const shown = display ?? displayPath(abs, cwd, givenAbsolute);
+    files.push(regular ? { path: abs, display: shown, regular } : { path: abs, display: shown });
   };
 
   if (paths.length === 0) {
@@ -130,10 +135,15 @@ export async function resolveInputs(
       continue;
     }
     // The directory's display name once; each file's is joined to its path below it (no
-    // `path.relative` per file) unless the directory is shown absolute.
+    // `path.relative` per file). A directory shown absolute shows its files absolute too, unless
+    // the working directory is below it (a file may then be inside it, and shown relative).
     const base = displayPath(abs, cwd, absolute);
     const joinable = !path.isAbsolute(base);
-    for (const file of found.files) add(file.path, absolute, file.regular, joinable ? (base === '.' ? file.relative : base + path.sep + file.relative) : undefined);
+    const cwdBelow = !joinable && isBelow(path.relative(abs, cwd));
+    for (const file of found.files) {
+      const display = joinable ? (base === '.' ? file.relative : base + path.sep + file.relative) : cwdBelow ? undefined : file.path;
+      add(file.path, absolute, file.regular, display);
+    }
   }
   return { files, diagnostics };
 }
@@ -144,43 +154,45 @@ export async function resolveInputs(
  * `.github`) and `node_modules` are not entered: they hold other tools' YAML. Symbolic links to
  * directories are not followed (a loop would never end); links to files are read.
  *
- * Each file's path below `root` is built once, as its list of names, while the tree is walked: the
- * sort compares those lists and the display name is joined from them. (Computing it with
- * `path.relative` inside the comparator cost two calls per comparison, ~270,000 at 10,000 files.)
+ * The order is made while walking: each directory's files sorted by name come first, then each of
+ * its directories' contents in the order of their names (depth first). That is the order of the
+ * paths compared name by name, a file before the directories beside it, without a comparison of
+ * whole paths: sorting 10,002 paths as lists of names, ~135,000 comparisons each building a pair,
+ * was a third of the time of finding the files of one file per monitor. Paths are joined as text
+ * (`path.join` normalised each of them again), each file's path below `root` once.
  */
 export async function filesUnder(root: string, listed: RegExp): Promise<{ files: Array<{ path: string; relative: string; regular: boolean }> } | { dir: string; error: unknown }> {
-  const found: Array<{ path: string; parts: string[]; regular: boolean }> = [];
-  const dirs: Array<{ dir: string; parts: string[] }> = [{ dir: root, parts: [] }];
-  while (dirs.length > 0) {
-    const { dir, parts } = dirs.pop()!;
+  const files: Array<{ path: string; relative: string; regular: boolean }> = [];
+  const walk = async (dir: string, relative: string): Promise<{ dir: string; error: unknown } | undefined> => {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
       return { dir, error };
     }
+    const here: Array<{ name: string; regular: boolean }> = [];
+    const below: string[] = [];
     for (const e of entries) {
       if (e.isDirectory()) {
-        if (!e.name.startsWith('.') && e.name !== 'node_modules') dirs.push({ dir: path.join(dir, e.name), parts: [...parts, e.name] });
+        if (!e.name.startsWith('.') && e.name !== 'node_modules') below.push(e.name);
       } else if (listed.test(e.name) && (e.isFile() || e.isSymbolicLink())) {
-        found.push({ path: path.join(dir, e.name), parts: [...parts, e.name], regular: e.isFile() });
+        here.push({ name: e.name, regular: e.isFile() });
       }
     }
-  }
-  found.sort((a, b) => {
-    const [x, y] = [a.parts, b.parts];
-    for (let i = 0; i < Math.min(x.length, y.length); i++) {
-      // A file comes before the directories beside it, then names in code-point order.
-      if (x[i] !== y[i]) {
-        const xFile = i === x.length - 1;
-        const yFile = i === y.length - 1;
-        if (xFile !== yFile) return xFile ? -1 : 1;
-        return x[i]! < y[i]! ? -1 : 1;
-      }
+    // Names in one directory differ: `<` (UTF-16 code units) as the comparison of paths had it.
+    here.sort((a, b) => (a.name < b.name ? -1 : 1));
+    below.sort((a, b) => (a < b ? -1 : 1));
+    // `dir` is resolved: it ends in a separator only at the root of a file system.
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    for (const f of here) files.push({ path: prefix + f.name, relative: relative + f.name, regular: f.regular });
+    for (const name of below) {
+      const failed = await walk(prefix + name, relative + name + path.sep);
+      if (failed) return failed;
     }
-    return x.length - y.length;
-  });
-  return { files: found.map((f) => ({ path: f.path, relative: f.parts.join(path.sep), regular: f.regular })) };
+    return undefined;
+  };
+  const failed = await walk(root, '');
+  return failed ?? { files };
 }
 
 /** 1-based line and column of a byte offset (columns in characters, as editors count them). */
