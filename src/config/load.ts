@@ -213,19 +213,22 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
 
   const valid: ValidFile[] = [];
   const guarded: GuardedReference[] = [];
-  const sources = [
-    ...files.files.map((f) => (opts.cache ? opts.cache.read(f) : readSourceFileSync(f))),
-    ...inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory),
-  ];
+  const onDisk = files.files;
+  const given = inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory);
   const names = new Set<string>();
   const { beside } = opts;
   if (beside) await besideStarted(beside);
   let turned = performance.now();
-  for (const read of sources) {
+  for (let i = 0; i < onDisk.length + given.length; i++) {
     if (beside?.turnEveryMs !== undefined && performance.now() - turned >= beside.turnEveryMs) {
       await turn();
       turned = performance.now();
     }
+    // Each file is read just before it is parsed, not all of them first: its source (and its text,
+    // unless its positions keep it) is then garbage before the next collection, instead of 10,002
+    // of them outliving two and being copied by each (one file per monitor).
+    const input = i < onDisk.length ? onDisk[i]! : undefined;
+    const read = input ? (opts.cache ? opts.cache.read(input) : readSourceFileSync(input)) : given[i - onDisk.length]!;
     if ('source' in read) {
       // Every diagnostic names its file: two sources of one name could not be told apart.
       if (names.has(read.source.display)) {
@@ -241,8 +244,9 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
     try {
       const loading = loadFile(read.source, env, fullOnly, opts.cache, accountCredentials);
       const one = loading instanceof Promise ? await loading : loading;
-      diagnostics.push(...one.diagnostics);
-      guarded.push(...(one.guarded ?? []));
+      // Most files have nothing to add: no spread of empty lists (a call into the runtime each).
+      if (one.diagnostics.length > 0) diagnostics.push(...one.diagnostics);
+      if (one.guarded !== undefined && one.guarded.length > 0) guarded.push(...one.guarded);
       if (one.valid) valid.push(one.valid);
     } catch (err) {
       // A bug of ours, not of the input; still a diagnostic, so the user sees which file set it off.
