@@ -118,6 +118,15 @@ export interface Stretch {
   count: number;
 }
 
+/**
+ * The last path found, the node after each of its steps and for which positions: where the next
+ * search starts. The state's sources are asked for file by file in document order, each path
+ * sharing most of its steps with the one before. One for all files rather than two arrays in each
+ * (the arrays and their room were a third of what a small file's positions kept, one file per
+ * monitor): asking another file's positions starts its search from the root.
+ */
+const LAST: { of: FastPositions | undefined; path: PathSegment[]; nodes: number[]; depth: number } = { of: undefined, path: [], nodes: [0], depth: 0 };
+
 /** Where each value of a fast-parsed file was written: Locator's answers, from integer arrays. */
 export class FastPositions implements Positions {
   /** Offsets at which lines start, as yaml's LineCounter records them: `lineCount` from `lineFrom`. */
@@ -146,15 +155,7 @@ export class FastPositions implements Positions {
     this.slotFrom = slots.from;
   }
 
-  /*
-   * The state's sources are asked for in document order, each path sharing most of its steps with
-   * the one before: the last path found, the node after each of its steps and the last line are
-   * where the next search starts.
-   */
-  private lastPath: PathSegment[] = [];
-  private lastNodes: number[] = [0];
-  /** How many steps of lastPath hold (a count, not the arrays' length: setting that is slow). */
-  private lastDepth = 0;
+  /** The line of the last position asked for: where the next search starts (see LAST). */
   private lastLine = 0;
 
   private pos(offset: number): Position {
@@ -174,9 +175,15 @@ export class FastPositions implements Positions {
 
   /** The node at `path`, or the bitwise-not of the deepest one reached (as Locator.find's `nearest`). */
   private find(path: readonly PathSegment[]): number {
-    const { nodes, nodeFrom, slots, slotFrom, lastPath, lastNodes } = this;
+    const { nodes, nodeFrom, slots, slotFrom } = this;
+    const last = LAST;
+    if (last.of !== this) {
+      last.of = this;
+      last.depth = 0;
+    }
+    const { path: lastPath, nodes: lastNodes } = last;
     let p = 0;
-    const common = Math.min(path.length, this.lastDepth);
+    const common = Math.min(path.length, last.depth);
     while (p < common && path[p] === lastPath[p]) p++;
     let node = lastNodes[p]!;
     for (; p < path.length; p++) {
@@ -192,14 +199,14 @@ export class FastPositions implements Positions {
         if (isIndex && Number(seg) < count) next = slots[slotFrom + first + Number(seg)]!;
       }
       if (next < 0) {
-        this.lastDepth = p;
+        last.depth = p;
         return ~node;
       }
       node = next;
       lastPath[p] = seg;
       lastNodes[p + 1] = node;
     }
-    this.lastDepth = path.length;
+    last.depth = path.length;
     return node;
   }
 
