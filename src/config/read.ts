@@ -2,7 +2,7 @@
  * Stage 1: find the input files and read them as text. Everything a YAML parser should never see
  * (huge, binary, non-UTF-8, empty files) stops here with a diagnostic.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -268,7 +268,7 @@ export function readSourceFileSync(input: InputFile): { source: SourceFile } | {
   } catch (err) {
     return fail(`cannot read: ${errnoMessage(err)}`, WHOLE_FILE);
   }
-  let bytes: Uint8Array;
+  let bytes: Buffer;
   try {
     // A file known to be regular is not asked again (fstat builds four Date objects: 40 us a file).
     if (!input.regular) {
@@ -321,16 +321,22 @@ export function readSourceFileSync(input: InputFile): { source: SourceFile } | {
       positionOfByte(bytes, nul),
     );
   }
-  // The native check answers for the whole file; only a bad one is walked to find where.
-  const bad = isUtf8(bytes) ? -1 : firstInvalidUtf8(bytes);
-  if (bad >= 0) {
-    return fail(
-      `file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8`,
-      positionOfByte(bytes, bad),
-    );
+  // ASCII, as most configuration files are, is UTF-8 and Latin-1 alike: copied out as Latin-1 (one
+  // byte a character) it needs no check more and no decoder (TextDecoder took twice as long).
+  let text: string;
+  if (isAscii(bytes)) text = bytes.toString('latin1');
+  else {
+    // The native check answers for the whole file; only a bad one is walked to find where.
+    const bad = isUtf8(bytes) ? -1 : firstInvalidUtf8(bytes);
+    if (bad >= 0) {
+      return fail(
+        `file is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8`,
+        positionOfByte(bytes, bad),
+      );
+    }
+    // TextDecoder drops a leading byte-order mark, which is legal UTF-8 but not part of the YAML.
+    text = UTF8.decode(bytes);
   }
-  // TextDecoder drops a leading byte-order mark, which is legal UTF-8 but not part of the YAML.
-  const text = UTF8.decode(bytes);
   // Not `text.trim() === ''`, which copies the text to look at it (\S is trim's set of spaces).
   if (!/\S/.test(text)) return fail('file is empty; a configuration file starts with "version: 1"');
   // The input's fields written out, not spread: a spread of 10,000 inputs was a tenth of the read.
