@@ -82,14 +82,14 @@ class JsonPositions extends FastPositions {
     /** Keys written with escapes, by offset: their text is not their name. */
     private readonly escapedKeys: ReadonlyMap<number, string>,
   ) {
-    super(file, text, lineStarts, nodes, slots);
+    super(file, text, { array: lineStarts, from: 0, count: lineStarts.length }, { array: nodes, from: 0, count: nodes.length }, { array: slots, from: 0, count: slots.length });
   }
 
   protected override childByKey(name: string, first: number, count: number): number {
-    const { nodes, slots, text } = this;
+    const { nodes, nodeFrom, slots, slotFrom, text } = this;
     for (let i = 0; i < count; i++) {
-      const child = slots[first + i]!;
-      const keyAt = nodes[child * NODE_SIZE + N_KEY]!;
+      const child = slots[slotFrom + first + i]!;
+      const keyAt = nodes[nodeFrom + child * NODE_SIZE + N_KEY]!;
       const escaped = this.escapedKeys.get(keyAt);
       const same =
         escaped !== undefined

@@ -385,6 +385,9 @@ function found<T>(what: string, where: string, defined: Map<string, Defined<T>>,
   return undefined;
 }
 
+/** What a file without monitors, alerts, groups or windows has of them: one empty list, not three new ones per file. */
+const NONE: readonly never[] = [];
+
 export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const settingsFile = pickSingle(files, 'settings', diagnostics).file;
@@ -410,7 +413,7 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
     // A file whose defaults conflict (an error already) has its items checked under its own
     // defaults: what is wrong with them shows now, not only once the conflict is resolved.
     const { monitor: monitorDefaults, alert: alertDefaults } = picked.differing.includes(file) ? defaultsOf(file) : shared;
-    const fileMonitors = data.monitors ?? [];
+    const fileMonitors = data.monitors ?? NONE;
     for (let i = 0; i < fileMonitors.length; i++) {
       const raw = fileMonitors[i]!;
       if (raw.template === undefined && raw.alert_set === undefined) {
@@ -426,15 +429,15 @@ export function resolve(files: ValidFile[]): { resolved: Resolved; diagnostics: 
         }),
       );
     }
-    const fileAlerts = data.alerts ?? [];
+    const fileAlerts = data.alerts ?? NONE;
     for (let i = 0; i < fileAlerts.length; i++) {
       const raw = fileAlerts[i]!;
       // The schema requires `monitor` on top-level alerts.
       alerts.push(new ResolvedAlert(raw, raw.monitor ?? '', locator, -1, i, alertDefaults));
     }
-    const fileGroups = data.groups ?? [];
+    const fileGroups = data.groups ?? NONE;
     for (let i = 0; i < fileGroups.length; i++) groups.push({ raw: fileGroups[i]!, ref: { locator, path: ['groups', i] } });
-    const fileWindows = data.maintenance ?? [];
+    const fileWindows = data.maintenance ?? NONE;
     for (let i = 0; i < fileWindows.length; i++) maintenance.push({ raw: fileWindows[i]!, ref: { locator, path: ['maintenance', i] } });
   }
   return {

@@ -138,6 +138,13 @@ const KEY_ALLOWED = new Uint8Array(KEY_SLOTS);
  */
 const SCRATCH = { nodes: new Int32Array(4096 * NODE_SIZE), slots: new Int32Array(4096), lineStarts: new Int32Array(4096) };
 
+/**
+ * The items of the lists being read, for every scan (one at a time, as SCRATCH): kept at the
+ * largest size reached rather than grown again for each file. What a scan left in it stays until
+ * the next overwrites it: some values of the last file, at most as many as the most items read.
+ */
+const ITEMS: unknown[] = [];
+
 class Scanner extends NodeRecorder {
   /** The current content line (not blank, not a comment): where it starts, its content, its end. */
   private lineStart = 0;
@@ -165,20 +172,22 @@ class Scanner extends NodeRecorder {
    * Items of the lists being read, innermost last: each list is sliced out at its end, at its
    * size (an array grown by push keeps room for 16 or more, and most lists hold one or two).
    */
-  private items: unknown[] = [];
+  private readonly items = ITEMS;
   private itemCount = 0;
   /**
    * Anchors met so far (only on block mappings). A merge key (`<<: *name`, one per mapping) takes
    * their entries: the data copied, the positions shared (the anchor's nodes become children of
    * the merging mapping too, after its own), as the Locator follows merge keys to the anchor.
+   * Made at the first anchor, as `defining` is: most files have none, and a Map and a Set per file
+   * were garbage made 10,000 times for one file per monitor.
    */
-  private readonly anchors = new Map<string, Anchored>();
+  private anchors: Map<string, Anchored> | undefined;
   /** Values repeated by aliases and merge keys so far. */
   private repeated = 0;
   /** A flow collection inside another is being read (flow). */
   private inFlow = false;
   /** Anchors whose collection is being read: an alias to one inside it is the library's (a cycle). */
-  private readonly defining = new Set<string>();
+  private defining: Set<string> | undefined;
 
   constructor(private readonly text: string) {
     super(text.length, SCRATCH);
@@ -357,7 +366,7 @@ class Scanner extends NodeRecorder {
     while (after < end && text.charCodeAt(after) === SPACE) after++;
     if (stop === pos + 1 || after !== end) throw GIVE_UP;
     const name = text.slice(pos + 1, stop);
-    const anchor = this.defining.has(name) ? undefined : this.anchors.get(name);
+    const anchor = this.defining?.has(name) ? undefined : this.anchors?.get(name);
     if (!anchor || typeof anchor.data !== 'object' || anchor.data === null || Array.isArray(anchor.data)) throw GIVE_UP;
     this.repeat(anchor.size);
     const source = anchor.data as Record<string, unknown>;
@@ -379,7 +388,7 @@ class Scanner extends NodeRecorder {
     const text = this.text;
     const stop = nameEnd(text, pos + 1);
     const name = text.slice(pos + 1, stop);
-    const anchor = stop > pos + 1 && !this.defining.has(name) ? this.anchors.get(name) : undefined;
+    const anchor = stop > pos + 1 && !this.defining?.has(name) ? this.anchors?.get(name) : undefined;
     if (!anchor) throw GIVE_UP;
     this.repeat(anchor.size);
     const from = anchor.node * NODE_SIZE;
@@ -401,10 +410,10 @@ class Scanner extends NodeRecorder {
     const name = text.slice(pos + 1, stop);
     const node = this.nodeCount;
     const before = this.repeated;
-    this.defining.add(name);
+    (this.defining ??= new Set()).add(name);
     const data = this.flow(open, end, c === LBRACKET, key);
     this.defining.delete(name);
-    this.anchors.set(name, { data, node, size: this.nodeCount - node + this.repeated - before });
+    (this.anchors ??= new Map()).set(name, { data, node, size: this.nodeCount - node + this.repeated - before });
     return data;
   }
 
@@ -426,10 +435,10 @@ class Scanner extends NodeRecorder {
     if (!this.more || this.indent <= indent || text.charCodeAt(this.at) === DASH || depth + 1 >= MAX_FAST_DEPTH) throw GIVE_UP;
     const node = this.nodeCount;
     const before = this.repeated;
-    this.defining.add(name);
+    (this.defining ??= new Set()).add(name);
     const data = this.blockMap(this.indent, depth + 1, key);
     this.defining.delete(name);
-    this.anchors.set(name, { data, node, size: this.nodeCount - node + this.repeated - before });
+    (this.anchors ??= new Map()).set(name, { data, node, size: this.nodeCount - node + this.repeated - before });
     return data;
   }
 
@@ -670,16 +679,22 @@ const SLAB = 1 << 18;
 let slab = new Int32Array(0);
 let slabUsed = 0;
 
-function kept(size: number): [Int32Array, number] {
+/** Room for `size` ints: the offset of a stretch of `keptIn` (no pair made per file to say both). */
+let keptIn = slab;
+function kept(size: number): number {
   // A large file has an array of its own: a slab is for the many small ones.
-  if (size > SLAB >> 3) return [new Int32Array(size), 0];
+  if (size > SLAB >> 3) {
+    keptIn = new Int32Array(size);
+    return 0;
+  }
   if (slabUsed + size > slab.length) {
     slab = new Int32Array(SLAB);
     slabUsed = 0;
   }
   const at = slabUsed;
   slabUsed += size;
-  return [slab, at];
+  keptIn = slab;
+  return at;
 }
 
 /** The first `count` ints of `from` into `to` at `at` (a loop: a few hundred ints, no views made). */
@@ -707,16 +722,17 @@ export function fastParse(text: string, file: string): { data: Record<string, un
   const lines = scanner.lines;
   const nodes = scanner.nodeCount * NODE_SIZE;
   const slots = scanner.slotCount;
-  const [slab, at] = kept(lines + nodes + slots);
+  const at = kept(lines + nodes + slots);
+  const slab = keptIn;
   copy(scanner.lineStarts, lines, slab, at);
   copy(scanner.nodes, nodes, slab, at + lines);
   copy(scanner.slots, slots, slab, at + lines + nodes);
   const positions = new FastPositions(
     file,
     text,
-    slab.subarray(at, at + lines),
-    slab.subarray(at + lines, at + lines + nodes),
-    slab.subarray(at + lines + nodes, at + lines + nodes + slots),
+    { array: slab, from: at, count: lines },
+    { array: slab, from: at + lines, count: nodes },
+    { array: slab, from: at + lines + nodes, count: slots },
   );
   return { data, positions };
 }

@@ -92,38 +92,70 @@ export class NodeRecorder {
   }
 }
 
-/** The line (0-based) holding `offset`: the last one starting at or before it (the first starts at 0). */
-export function lineAt(lineStarts: ArrayLike<number>, offset: number): number {
+/**
+ * The line (0-based, counted from `from`) holding `offset`: the last one starting at or before it
+ * (the first starts at 0). The lines' starts are `count` ints of `lineStarts` from `from`.
+ */
+export function lineAt(lineStarts: ArrayLike<number>, offset: number, from = 0, count = lineStarts.length - from): number {
   let low = 0;
-  let high = lineStarts.length - 1;
+  let high = count - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
-    if (lineStarts[mid]! <= offset) low = mid;
+    if (lineStarts[from + mid]! <= offset) low = mid;
     else high = mid - 1;
   }
   return low;
 }
 
+/**
+ * A file's stretch of an array of ints: its positions are `count` ints from `from`. Several
+ * files' positions share one array (fast/parse.ts copies each small file's into a slab): a view
+ * per file (`subarray`) was three typed arrays per file for the garbage collector.
+ */
+export interface Stretch {
+  array: Int32Array;
+  from: number;
+  count: number;
+}
+
+/**
+ * The last path found, the node after each of its steps and for which positions: where the next
+ * search starts. The state's sources are asked for file by file in document order, each path
+ * sharing most of its steps with the one before. One for all files rather than two arrays in each
+ * (the arrays and their room were a third of what a small file's positions kept, one file per
+ * monitor): asking another file's positions starts its search from the root.
+ */
+const LAST: { of: FastPositions | undefined; path: PathSegment[]; nodes: number[]; depth: number } = { of: undefined, path: [], nodes: [0], depth: 0 };
+
 /** Where each value of a fast-parsed file was written: Locator's answers, from integer arrays. */
 export class FastPositions implements Positions {
+  /** Offsets at which lines start, as yaml's LineCounter records them: `lineCount` from `lineFrom`. */
+  private readonly lineStarts: Int32Array;
+  private readonly lineFrom: number;
+  private readonly lineCount: number;
+  /** The nodes (NODE_SIZE ints each, node 0 at `nodeFrom`) and the slots (slot 0 at `slotFrom`). */
+  protected readonly nodes: Int32Array;
+  protected readonly nodeFrom: number;
+  protected readonly slots: Int32Array;
+  protected readonly slotFrom: number;
+
   constructor(
     readonly file: string,
     protected readonly text: string,
-    /** Offsets at which lines start, as yaml's LineCounter records them. */
-    private readonly lineStarts: Int32Array,
-    protected readonly nodes: Int32Array,
-    protected readonly slots: Int32Array,
-  ) {}
+    lines: Stretch,
+    nodes: Stretch,
+    slots: Stretch,
+  ) {
+    this.lineStarts = lines.array;
+    this.lineFrom = lines.from;
+    this.lineCount = lines.count;
+    this.nodes = nodes.array;
+    this.nodeFrom = nodes.from;
+    this.slots = slots.array;
+    this.slotFrom = slots.from;
+  }
 
-  /*
-   * The state's sources are asked for in document order, each path sharing most of its steps with
-   * the one before: the last path found, the node after each of its steps and the last line are
-   * where the next search starts.
-   */
-  private lastPath: PathSegment[] = [];
-  private lastNodes: number[] = [0];
-  /** How many steps of lastPath hold (a count, not the arrays' length: setting that is slow). */
-  private lastDepth = 0;
+  /** The line of the last position asked for: where the next search starts (see LAST). */
   private lastLine = 0;
 
   private pos(offset: number): Position {
@@ -131,24 +163,32 @@ export class FastPositions implements Positions {
     // yaml's LineCounter.linePos, so positions match the Locator's to the column: the line is the
     // last one starting at or before the offset (the first starts at 0).
     const starts = this.lineStarts;
+    const from = this.lineFrom;
+    const count = this.lineCount;
     let line = this.lastLine;
     // The next source is usually a few lines further down.
-    for (let ahead = 0; ahead < 16 && line + 1 < starts.length && starts[line + 1]! <= offset; ahead++) line++;
-    if (!(starts[line]! <= offset && (line + 1 === starts.length || starts[line + 1]! > offset))) line = lineAt(starts, offset);
+    for (let ahead = 0; ahead < 16 && line + 1 < count && starts[from + line + 1]! <= offset; ahead++) line++;
+    if (!(starts[from + line]! <= offset && (line + 1 === count || starts[from + line + 1]! > offset))) line = lineAt(starts, offset, from, count);
     this.lastLine = line;
-    return { line: line + 1, column: offset - starts[line]! + 1 };
+    return { line: line + 1, column: offset - starts[from + line]! + 1 };
   }
 
   /** The node at `path`, or the bitwise-not of the deepest one reached (as Locator.find's `nearest`). */
   private find(path: readonly PathSegment[]): number {
-    const { nodes, slots, lastPath, lastNodes } = this;
+    const { nodes, nodeFrom, slots, slotFrom } = this;
+    const last = LAST;
+    if (last.of !== this) {
+      last.of = this;
+      last.depth = 0;
+    }
+    const { path: lastPath, nodes: lastNodes } = last;
     let p = 0;
-    const common = Math.min(path.length, this.lastDepth);
+    const common = Math.min(path.length, last.depth);
     while (p < common && path[p] === lastPath[p]) p++;
     let node = lastNodes[p]!;
     for (; p < path.length; p++) {
       const seg = path[p]!;
-      const at = node * NODE_SIZE;
+      const at = nodeFrom + node * NODE_SIZE;
       const count = nodes[at + N_COUNT]!;
       const first = nodes[at + N_FIRST]!;
       let next = -1;
@@ -156,31 +196,31 @@ export class FastPositions implements Positions {
         next = this.childByKey(String(seg), first, ~count);
       } else if (count > 0) {
         const isIndex = typeof seg === 'number' && Number.isSafeInteger(seg) ? seg >= 0 : /^\d+$/.test(String(seg));
-        if (isIndex && Number(seg) < count) next = slots[first + Number(seg)]!;
+        if (isIndex && Number(seg) < count) next = slots[slotFrom + first + Number(seg)]!;
       }
       if (next < 0) {
-        this.lastDepth = p;
+        last.depth = p;
         return ~node;
       }
       node = next;
       lastPath[p] = seg;
       lastNodes[p + 1] = node;
     }
-    this.lastDepth = path.length;
+    last.depth = path.length;
     return node;
   }
 
   /**
-   * The child of a mapping (its `count` children listed in `slots` from `first`) whose key is
+   * The child of a mapping (its `count` children listed in the slots from `first`) whose key is
    * `name`, or -1. YAML's: the keys are in the text at each child's key offset, followed by the
    * first ':' there; a name without ':' followed by ':' in the text is that key.
    */
   protected childByKey(name: string, first: number, count: number): number {
-    const { nodes, slots, text } = this;
+    const { nodes, nodeFrom, slots, slotFrom, text } = this;
     if (name.length === 0 || name.includes(':')) return -1;
     for (let i = 0; i < count; i++) {
-      const child = slots[first + i]!;
-      const keyAt = nodes[child * NODE_SIZE + N_KEY]!;
+      const child = slots[slotFrom + first + i]!;
+      const keyAt = nodes[nodeFrom + child * NODE_SIZE + N_KEY]!;
       if (text.charCodeAt(keyAt + name.length) === COLON && sameText(name, text, keyAt)) return child;
     }
     return -1;
@@ -188,11 +228,12 @@ export class FastPositions implements Positions {
 
   value(path: readonly PathSegment[]): Position {
     const found = this.find(path);
-    return this.pos(this.nodes[(found < 0 ? ~found : found) * NODE_SIZE + N_VALUE]!);
+    return this.pos(this.nodes[this.nodeFrom + (found < 0 ? ~found : found) * NODE_SIZE + N_VALUE]!);
   }
 
   key(path: readonly PathSegment[]): Position {
     const found = this.find(path);
-    return this.pos(found < 0 ? this.nodes[~found * NODE_SIZE + N_VALUE]! : this.nodes[found * NODE_SIZE + N_KEY]!);
+    const at = this.nodeFrom + (found < 0 ? ~found : found) * NODE_SIZE;
+    return this.pos(found < 0 ? this.nodes[at + N_VALUE]! : this.nodes[at + N_KEY]!);
   }
 }
