@@ -747,12 +747,16 @@ export class Tally {
     const days: DayFigures[] = [];
     for (let day = Math.floor(from / DAY_SECONDS) * DAY_SECONDS; day < to; day += DAY_SECONDS) {
       const d = this.days.get(day);
+      const p = d === undefined ? NO_PERCENTILES : own !== null ? (daily[d.slot] ?? NO_PERCENTILES) : medianAndP95(d.values);
+      // Every field written out, no spread: an object of one shape with its fields inside it (a
+      // report keeps 31 of these per monitor to the end).
       days.push({
         day,
         tests: d?.tests ?? 0,
         failed: d?.failed ?? 0,
         availability: d ? percent(d.tests - d.failed, d.tests) : null,
-        ...(d === undefined ? NO_PERCENTILES : own !== null ? (daily[d.slot] ?? NO_PERCENTILES) : medianAndP95(d.values)),
+        medianMs: p.medianMs,
+        p95Ms: p.p95Ms,
       });
     }
     return {
@@ -762,7 +766,8 @@ export class Tally {
       outages: this.outages,
       longestOutageSeconds: this.longest,
       outageSeconds: this.outageSeconds,
-      ...period,
+      medianMs: period.medianMs,
+      p95Ms: period.p95Ms,
       alerts: this.alerts,
       days,
     };
