@@ -472,8 +472,12 @@ export function outagesOf(tests: readonly RawTest[], to: number): Outage[] {
 
 /** Buffers of monitors' values given back by `Tally.release`: a report holds a pair per monitor in flight. */
 const spare: Int32Array[] = [];
-/** Buffers kept for reuse at most (a report has 8 monitors in flight by default, 2 buffers each). */
-const MAX_SPARE = 32;
+/**
+ * Buffers kept for reuse at most: a report has 8 monitors in flight by default, 2 buffers each. More
+ * in flight (`--parallelism`) leave theirs to the garbage collector; a long period's buffers are
+ * large (a year of 1-minute tests is 2-4 MB each), and spares are kept for the life of the process.
+ */
+const MAX_SPARE = 16;
 const FIRST_CAPACITY = 4096;
 
 function takeBuffer(min: number): Int32Array {
