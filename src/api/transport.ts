@@ -285,15 +285,14 @@ export class Transport {
    * Runs one API call under the retry rule. Resolves to the parsed body, or GONE for a DELETE that
    * found its object already deleted by an earlier attempt whose answer was lost.
    */
-  async call(spec: CallSpec, opts: CallOptions = {}, run: Run = newRun()): Promise<Obj | typeof GONE> {
-    const body = await this.send(spec, opts, run);
+  async call(spec: CallSpec, opts: CallOptions = {}, run: Run = newRun(), display = this.fullPath(spec)): Promise<Obj | typeof GONE> {
+    const body = await this.send(spec, opts, run, undefined, display);
     if (body === FOUND) throw new ApiError({ kind: 'malformed', ...this.originOf(spec), message: 'unexpected empty result' });
     return body;
   }
 
   /** call()'s loop; with `beforeResend` (a create's lookup) it may end in FOUND instead of a resend. */
-  private async send(spec: CallSpec, opts: CallOptions, run: Run, beforeResend?: BeforeResend): Promise<Obj | typeof GONE | typeof FOUND> {
-    const display = this.fullPath(spec);
+  private async send(spec: CallSpec, opts: CallOptions, run: Run, beforeResend?: BeforeResend, display = this.fullPath(spec)): Promise<Obj | typeof GONE | typeof FOUND> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `monsync/${VERSION}` };
     let body: string | undefined;
     if (spec.json !== undefined) {
@@ -390,8 +389,9 @@ export class Transport {
 
   /** call() for everything except DELETE: GONE cannot happen. */
   async callObj(spec: CallSpec, opts: CallOptions = {}, run: Run = newRun()): Promise<{ body: Obj; origin: Origin }> {
-    const body = await this.call(spec, opts, run);
+    // The path with its query made once for the call (a URLSearchParams each time), not again for the origin.
     const origin = this.originOf(spec);
+    const body = await this.call(spec, opts, run, origin.path);
     if (body === GONE) throw new ApiError({ kind: 'malformed', ...origin, message: 'unexpected empty result' });
     return { body, origin };
   }

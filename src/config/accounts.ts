@@ -7,7 +7,6 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { defaultEnvPrefix } from './account-prefix.js';
 import { DEFAULT_CONFIG_FILE } from './read.js';
 
@@ -50,6 +49,9 @@ export async function readDeclaredAccounts(paths: readonly string[], cwd: string
   }
   // Most configurations declare none: a large one is not parsed twice to find out.
   if (!/(^|[\s{,"])accounts"?\s*:/m.test(text)) return null;
+  // Loaded here, not at the top: every command that talks to the service reads this file's
+  // declarations, and a YAML parser is about 40 ms of a start-up that most of them never need.
+  const { parseDocument } = await import('yaml');
   let data: unknown;
   try {
     data = parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: 1000 });

@@ -139,15 +139,18 @@ try {
       results[name].push(name === 'before' ? await jobs.report(resolve(args.before)) : await jobs[name]());
     }
   }
+  // CPU to the hundredth of a second, and the ratios from the medians unrounded: a 100-monitor floor is about 1 s, where tenths would move a ratio by up to 0.1.
+  const round2 = (x) => Math.round(x * 100) / 100;
   const summary = (list) =>
-    list.length === 0 ? undefined : { cpu_s: round1(median(list.map((r) => r.cpu_s))), rss_mb: Math.round(median(list.map((r) => r.rss_mb))), wall_s: round1(median(list.map((r) => r.wall_s))), runs: list.map((r) => ({ cpu_s: round1(r.cpu_s), rss_mb: Math.round(r.rss_mb) })) };
-  const rep = summary(results.report);
-  const flo = summary(results.floor);
-  const bef = summary(results.before);
+    list.length === 0 ? undefined : { cpu_s: round2(median(list.map((r) => r.cpu_s))), rss_mb: Math.round(median(list.map((r) => r.rss_mb))), wall_s: round1(median(list.map((r) => r.wall_s))), runs: list.map((r) => ({ cpu_s: round2(r.cpu_s), rss_mb: Math.round(r.rss_mb) })) };
+  const raw = (list) => (list.length === 0 ? undefined : { cpu_s: median(list.map((r) => r.cpu_s)), rss_mb: median(list.map((r) => r.rss_mb)) });
+  const rep = raw(results.report);
+  const flo = raw(results.floor);
+  const bef = raw(results.before);
   const result = {
     monitors: N, groups: G, days: DAYS, latency_ms: Number(args.latency), parallelism: Number(args.parallelism), rounds: ROUNDS,
     seed_and_history_s: round1(seedMs / 1000), requests: results.report[0].requests, floor_requests: results.floor[0].requests, floor_data_items: results.floor[0].items, tests_read: results.report[0].tests, tests_expected: expectedTests, outages_found: results.report[0].outages,
-    report: rep, floor: flo, ...(bef ? { before: bef } : {}),
+    report: summary(results.report), floor: summary(results.floor), ...(bef ? { before: summary(results.before) } : {}),
     cpu_ratio: +(rep.cpu_s / flo.cpu_s).toFixed(2), rss_ratio: +(rep.rss_mb / flo.rss_mb).toFixed(2),
     ...(bef ? { before_cpu_ratio: +(bef.cpu_s / flo.cpu_s).toFixed(2), before_rss_ratio: +(bef.rss_mb / flo.rss_mb).toFixed(2) } : {}),
     load_average_1m: { min: round1(Math.min(...loads)), max: round1(Math.max(...loads)) },

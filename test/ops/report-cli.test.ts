@@ -2,7 +2,7 @@
  * `monsync report`'s runner in process against an emulator with a seeded month: each format on
  * stdout or in a file, usage errors before any request.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -60,6 +60,21 @@ describe('monsync report (runner)', () => {
     expect(c.stdout).toBe('');
     expect(c.stderr).toMatch(/^Wrote uptime\.html \(html, 2 monitors, availability \d+\.\d{3}%\)\.\n$/);
     expect(readFileSync(join(dir, 'uptime.html'), 'utf8')).toMatch(/^<!doctype html>/);
+  });
+
+  it('writes JSON to --out as it prints it (in pieces), over an older longer file, and names a file it cannot write', async () => {
+    const printed = io();
+    await runReport(opts({ month: '2026-10', format: 'json' }), printed);
+    writeFileSync(join(dir, 'uptime.json'), 'x'.repeat(3_000_000));
+    const c = io();
+    await runReport(opts({ month: '2026-10', format: 'json', out: 'uptime.json' }), c);
+    const written = readFileSync(join(dir, 'uptime.json'), 'utf8');
+    const mask = (s: string) => s.replace(/"generatedAt": \d+/, '');
+    expect(mask(written)).toBe(mask(printed.stdout));
+    expect(c.stderr).toMatch(/^Wrote uptime\.json \(json, 2 monitors/);
+    await expect(runReport(opts({ month: '2026-10', format: 'json', out: 'no-such-dir/uptime.json' }), io())).rejects.toThrow(
+      /^--out: cannot write no-such-dir\/uptime\.json: ENOENT$/,
+    );
   });
 
   it('on a terminal, shows the progress of the reads on stderr and clears it', async () => {

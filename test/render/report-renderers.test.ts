@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { renderReportCsv } from '../../src/render/report-csv.js';
 import { renderReportHtml } from '../../src/render/report-html.js';
-import { renderReportJson } from '../../src/render/report-json.js';
+import { renderReportJson, reportJsonPieces } from '../../src/render/report-json.js';
 import { renderReportMarkdown } from '../../src/render/report-markdown.js';
 import { renderReportText } from '../../src/render/report-text.js';
 import { fixtureReport } from './report-fixture.js';
@@ -62,6 +62,21 @@ describe('report renderers', () => {
     // The schema is not a rubber stamp: a report missing its accounting is refused.
     delete json.accounting;
     expect(validate(json)).toBe(false);
+  });
+
+  it('json in pieces (a piece per monitor, for writing a large report) is exactly JSON.stringify with 2 spaces', () => {
+    const plain = (r: ReturnType<typeof fixtureReport>) => `${JSON.stringify({ $schema: 'urn:monsync:schema:report:v1', ...r }, null, 2)}\n`;
+    const hostile = fixtureReport({ eu: 'line\nbreak "q" \\ \u2028 \u00e9', us: '{"a": [1, 2]}\n  ,', ping: '' });
+    const none = fixtureReport();
+    none.monitors = [];
+    none.groups = [];
+    none.notes = [];
+    for (const r of [fixtureReport(), hostile, none]) {
+      const pieces = [...reportJsonPieces(r)];
+      expect(pieces.join('')).toBe(plain(r));
+      expect(renderReportJson(r)).toBe(plain(r));
+      expect(pieces.length).toBeGreaterThan(r.monitors.length);
+    }
   });
 
   it('text colours only when asked, and the colours add nothing but escape codes', () => {
