@@ -14,7 +14,7 @@
  * reference: the loader refuses it unless `settings.allowed_secret_variables` (possibly in another
  * file, so only the loader, over all files, can tell) names it.
  */
-import { Scalar } from 'yaml';
+import type { Scalar } from 'yaml';
 import { diag, type Diagnostic } from './diagnostics.js';
 import type { ParsedFile } from './parse.js';
 
@@ -189,7 +189,9 @@ export function interpolateDocument(
       diagnostics.push(...locate(result.problems));
       continue;
     }
-    node.value = result.whole && node.type === Scalar.PLAIN ? retype(result.value) : result.value;
+    // `Scalar.PLAIN` is this string; naming the class would load the YAML parser for every configuration,
+    // though most are read by the fast path (config/fast) without it.
+    node.value = result.whole && node.type === ('PLAIN' satisfies Scalar.Type) ? retype(result.value) : result.value;
   }
   return { diagnostics, failed, guarded };
 }

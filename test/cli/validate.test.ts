@@ -125,6 +125,23 @@ describe('monsync validate (built binary)', () => {
     expect(r.stderr).toBe('examples/realistic/americas.yaml:51:5: warning alert/missing: monitor "submission-us" has no alert; nobody is told when it fails\n');
   });
 
+  it('reads plain YAML without loading the YAML library (the fast reader needs none), and loads it for anchors', async () => {
+    const monitor = '  - label: mx-1\n    timer: 5\n    time_zone: UTC\n    ip_address: mx.example.com\n    test_account: probe@example.com\n';
+    const dir = await writeTree({
+      'plain.yaml': `version: 1\nmonitors:\n${monitor}`,
+      'anchors.yaml': `version: 1\nx-tz: &tz UTC\nmonitors:\n${monitor.replace('time_zone: UTC', 'time_zone: *tz')}`,
+    });
+    const preload = path.join(root, 'test/helpers/yaml-loaded.cjs');
+    const run = (file: string) => spawnSync(process.execPath, ['-r', preload, BIN, 'validate', file], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    const plain = run('plain.yaml');
+    expect(plain.stdout, plain.stderr).toBe('Valid: 1 file, 1 monitor, 0 alerts, 0 groups.\n');
+    expect(plain.stderr).toContain('yaml library: not loaded');
+    // An alias is the full YAML path's to resolve: that one loads it.
+    const anchored = run('anchors.yaml');
+    expect(anchored.stdout, anchored.stderr).toBe('Valid: 1 file, 1 monitor, 0 alerts, 0 groups.\n');
+    expect(anchored.stderr).toContain('yaml library: loaded');
+  });
+
   it('exits 1 with diagnostics for the whole bad corpus, one file at a time', () => {
     const r = monsync(['validate', 'test/fixtures/bad'], root);
     expect(r.status).toBe(1);
