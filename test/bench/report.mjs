@@ -58,6 +58,13 @@ const ROUNDS = Number(args.rounds);
 
 const startEmulator = () => startEmulatorProcess(BIN, ROOT);
 
+/**
+ * The measured processes' environment: the bench's own without NODE_EXTRA_CA_CERTS and NODE_OPTIONS, as in
+ * run.mjs: where the first names the system bundle, node parses it before any script runs (about 60 ms of
+ * CPU in the report and the floor alike), which is not what is measured; the second could change either side.
+ */
+const CHILD_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS' && k !== 'NODE_OPTIONS'));
+
 /** A node script as a child with the probe preloaded: wall time from spawn to exit; CPU and peak RSS from the probe (probe.mjs). */
 function run(script, cmd, env, probeFile) {
   return new Promise((res) => {
@@ -65,7 +72,7 @@ function run(script, cmd, env, probeFile) {
     const prof = args.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.profile)] : [];
     const child = spawn(process.execPath, [...prof, '--import', PROBE, script, ...cmd], {
       cwd: ROOT,
-      env: { ...process.env, ...env, NO_COLOR: '1', MONSYNC_BENCH_PROBE: probeFile },
+      env: { ...CHILD_ENV, ...env, NO_COLOR: '1', MONSYNC_BENCH_PROBE: probeFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
