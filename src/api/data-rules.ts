@@ -99,8 +99,28 @@ export function dedupeSorted<T extends DataPoint>(items: T[], leftOut: LeftOut):
   return items;
 }
 
-/** The items any figure may use, sorted by start, one per start time; what was left out is added to `leftOut`. */
-export function admitData<T extends DataPoint>(items: readonly T[], period: DataPeriod, leftOut: LeftOut): T[] {
+/**
+ * Whether the rules keep every item as it is, in this order: each in the domain and the period,
+ * starts strictly increasing (what the service sends).
+ */
+function keptWhole(items: readonly DataPoint[], period: DataPeriod): boolean {
+  let last = -Infinity;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as DataPoint;
+    const t = item.utc_mktime;
+    if (!(t > last && t >= period.from && t < period.to) || !inDomain(item)) return false;
+    last = t;
+  }
+  return true;
+}
+
+/**
+ * The items any figure may use, sorted by start, one per start time; what was left out is added to
+ * `leftOut`. An answer the rules keep whole is given back as it is (a month of a monitor's tests is
+ * 8,640 items: no filtered and sorted copy of them).
+ */
+export function admitData<T extends DataPoint>(items: readonly T[], period: DataPeriod, leftOut: LeftOut): readonly T[] {
+  if (keptWhole(items, period)) return items;
   const kept = items.filter((i) => admitOne(i, period, leftOut));
   let sorted = true;
   for (let i = 1; i < kept.length && sorted; i++) sorted = (kept[i - 1] as T).utc_mktime <= (kept[i] as T).utc_mktime;

@@ -112,7 +112,7 @@ export interface MonitorData {
   end: number;
   monitor: string;
   monitor_label: string;
-  data: DataItem[];
+  data: readonly DataItem[];
 }
 
 export interface Hop {

@@ -4,7 +4,7 @@
  * or `--out`. Progress goes to stderr through the one progress printer (src/cli/progress.ts), only
  * where a person looks: a CI log gets the one line that says where the report went.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { resolvePeriod, type Report } from '../ops/report.js';
 import { UsageError, UserError } from '../util/errors.js';
@@ -57,36 +57,6 @@ async function render(r: Report, format: Format, opts: { color: boolean; outages
   }
 }
 
-/** Pieces written this many characters at a time at the most: the file is never one string in memory. */
-const WRITE_BATCH_CHARS = 1 << 20;
-
-/** All of `text` (UTF-8) at the file's position: a write may take less than it is given. */
-async function writeAll(file: FileHandle, text: string): Promise<void> {
-  const bytes = Buffer.from(text, 'utf8');
-  for (let at = 0; at < bytes.length; ) at += (await file.write(bytes, at)).bytesWritten;
-}
-
-/** Writes the pieces to a new (or truncated) file at `path`, in batches. */
-async function writePieces(path: string, pieces: Iterable<string>): Promise<void> {
-  const file = await open(path, 'w');
-  try {
-    let batch: string[] = [];
-    let size = 0;
-    for (const piece of pieces) {
-      batch.push(piece);
-      size += piece.length;
-      if (size >= WRITE_BATCH_CHARS) {
-        await writeAll(file, batch.join(''));
-        batch = [];
-        size = 0;
-      }
-    }
-    if (size > 0) await writeAll(file, batch.join(''));
-  } finally {
-    await file.close();
-  }
-}
-
 export async function runReport(opts: ReportOptions, io: CommandIo, ctx: CommandContext = commandContext(io, [], opts)): Promise<number> {
   const format = opts.format as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
@@ -113,7 +83,8 @@ export async function runReport(opts: ReportOptions, io: CommandIo, ctx: Command
   }
   const path = resolve(io.cwd, opts.out as string);
   try {
-    await writePieces(path, pieces);
+    // A piece at a time (writeFile takes an iterable): the file is never one string in memory.
+    await writeFile(path, pieces);
   } catch (err) {
     throw new UserError(`--out: cannot write ${opts.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

@@ -24,7 +24,7 @@ import { quote } from '../util/safe-text.js';
 import { parseDuration } from './duration.js';
 import { resolveMonitor, suggestions } from './resolve.js';
 import { filterEntries } from './status-filter.js';
-import { admitData, inDomain, leftOutNote, noneLeftOut, type LeftOut } from '../api/data-rules.js';
+import { admitData, leftOutNote, noneLeftOut, type LeftOut } from '../api/data-rules.js';
 import { ACCOUNTING, DAY_SECONDS, OutageScanner, Tally, type Figures, type Outage } from './report-stats.js';
 
 export const REPORT_VERSION = 1;
@@ -138,29 +138,12 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T, index
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/**
- * One window's items through the data rules, straight into the tally and the outage scanner: no
- * copy per test. An answer the rules would keep whole (every item in the window and its domain,
- * starts strictly increasing: what the service sends) is counted as it is, without the rules'
- * filtered and sorted copy; any other goes through them.
- */
+/** One window's items through the data rules, straight into the tally and the outage scanner: no copy per test. */
 function countWindow(items: readonly DataItem[], window: { from: number; to: number }, leftOut: LeftOut, tally: Tally, scan: OutageScanner): void {
-  for (const d of keptWhole(items, window) ? items : admitData(items, window, leftOut)) {
+  for (const d of admitData(items, window, leftOut)) {
     tally.addTest(d.utc_mktime, d.failed, d.failed ? null : d.value);
     scan.addTest(d.utc_mktime, d.failed);
   }
-}
-
-/** Whether the data rules keep every item, in this order: each in the domain and the window, starts strictly increasing. */
-function keptWhole(items: readonly DataItem[], window: { from: number; to: number }): boolean {
-  let last = window.from - 1;
-  for (let i = 0; i < items.length; i++) {
-    const d = items[i] as DataItem;
-    const t = d.utc_mktime;
-    if (!(t > last && t < window.to) || !inDomain(d)) return false;
-    last = t;
-  }
-  return true;
 }
 
 /**

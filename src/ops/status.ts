@@ -34,7 +34,7 @@ export const MAX_DESCRIBED = 20;
 export interface ActiveAlertApi {
   getStatusFilter(q: { t?: number; prefix?: string }): Promise<{ monitor_list: { monitor: string; last_alert: { alert: string; time: string } | null }[] }>;
   listAlerts(): Promise<{ id: string; subject_init: string }[]>;
-  getMonitorData(id: string, q: { begin?: number; average?: 'raw' }): Promise<{ end: number; data: { utc_mktime: number; failed: boolean; value: number | null; error: string | null }[] }>;
+  getMonitorData(id: string, q: { begin?: number; average?: 'raw' }): Promise<{ end: number; data: readonly { utc_mktime: number; failed: boolean; value: number | null; error: string | null }[] }>;
 }
 
 /**
