@@ -55,8 +55,12 @@ const alert = (monitor: string, subject: string, destinations: string[], extra: 
  * Two SMTP monitors with alerts (mx-eu-1 has two, mx-us-1 one), one without alerts, and three
  * destinations of which legacy-mail is unsubscribed. Starts from an empty emulator.
  */
-export async function seedAccount(emu: TestEmulator): Promise<OpsAccount> {
+export async function seedAccount(emu: TestEmulator, opts: { at?: number } = {}): Promise<OpsAccount> {
   await emu.control.reset('empty');
+  // A reset puts the clock back to real time: a test that lives at fixed dates makes the account at
+  // one of its own (`at`, unix seconds), or its monitors are made on the day the suite runs and have
+  // run no test at dates before it.
+  if (opts.at !== undefined) await emu.control.setClock(opts.at);
   const d = await emu.control.seed({
     destinations: [
       { label: 'ops-mail', destination: 'ops@example.com', type: 'email', subscribed: true },

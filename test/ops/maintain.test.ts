@@ -38,8 +38,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await emu.close();
 });
+/**
+ * The scenarios below begin on 2 December 2026: the account is made a month before, whatever the
+ * day the suite runs (made on the day, its monitors would have run no test at those dates once the
+ * calendar passed them, and the outage test below would find no alert).
+ */
+const SEEDED_AT = Date.parse('2026-11-01T00:00:00Z') / 1000;
+
 beforeEach(async () => {
-  acct = await seedAccount(emu);
+  acct = await seedAccount(emu, { at: SEEDED_AT });
   // No random failures: every message in the outbox comes from the outage a test places.
   await emu.control.simulation({ failure_rate: 0 });
 });
