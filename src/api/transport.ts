@@ -35,10 +35,11 @@ import { Semaphore } from './semaphore.js';
 import type { AuthMode, Credentials } from './token.js';
 import type { HttpLog } from './trace.js';
 import type { CallOptions, ClientStats, CreateOptions } from './types.js';
-import { keepWasmAtBaseline } from './wasm-tier.js';
+import { settleTiering } from './wasm-tier.js';
 
-// After undici and the built-ins it loads, before its first connection compiles llhttp (wasm-tier.ts).
-keepWasmAtBaseline();
+// After undici and the built-ins it loads, before its first connection compiles llhttp and before
+// any answer is read (wasm-tier.ts).
+settleTiering();
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_DEADLINE_MS = 60_000;

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baselineWasmFlag } from '../../src/api/wasm-tier.js';
+import { INTERRUPT_BUDGET, baselineWasmFlag, tieringFlags } from '../../src/api/wasm-tier.js';
 import { BIN, ROOT, buildCli, cliEnv, expectCleanOutput, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 
@@ -48,6 +48,13 @@ describe('the HTTP parser stays at the baseline tier', () => {
       expect(plain.stderr).not.toMatch(/flag/);
       // The plan text itself (the trace's lines aside) is what an untraced run prints.
       expect(traced.stdout.split('\n').filter((l) => !l.startsWith('Compiled ')).join('\n')).toBe(plain.stdout);
+
+      // A budget the user gave node is kept (settleTiering sets only the WebAssembly flag then): same plan, nothing on stderr about flags.
+      const own = await runWithNodeFlags(['--interrupt-budget=100000'], ['plan', SMALL], emu.url);
+      expectCleanOutput(own);
+      expect(own.code).toBe(0);
+      expect(own.stderr).not.toMatch(/flag/);
+      expect(own.stdout).toBe(plain.stdout);
     } finally {
       await emu.close();
     }
@@ -61,5 +68,16 @@ describe('baselineWasmFlag', () => {
     expect(baselineWasmFlag('19.9.0')).toBeNull();
     expect(baselineWasmFlag('25.0.0')).toBeNull();
     expect(baselineWasmFlag(process.versions.node)).toBe('--liftoff-only');
+  });
+});
+
+describe('tieringFlags', () => {
+  it('adds the larger interrupt budget to the WebAssembly flag in one string, on the same Node versions', () => {
+    expect(tieringFlags('20.18.0')).toBe(`--liftoff-only --interrupt-budget=${INTERRUPT_BUDGET}`);
+    expect(tieringFlags('24.1.0')).toBe(`--liftoff-only --interrupt-budget=${INTERRUPT_BUDGET}`);
+    expect(tieringFlags('19.9.0')).toBeNull();
+    expect(tieringFlags('25.0.0')).toBeNull();
+    // Larger than V8's default (66 KB on Node 20, 132 KB later): the point of setting it.
+    expect(INTERRUPT_BUDGET).toBeGreaterThan(132 * 1024);
   });
 });
