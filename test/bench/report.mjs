@@ -9,8 +9,8 @@
  * one outage on every twentieth monitor (`POST /_emulator/history`). Every API call then waits
  * `--latency` ms. Each of `--rounds` rounds runs, in an order that alternates from round to round:
  * - `monsync report --since 30d --format json` as a child process with the preloaded probe (CPU,
- *   peak RSS); its requests are taken from the emulator's request log, and the report's test
- *   count is checked against the seeded schedule;
+ *   of it the main thread's and the other threads', peak RSS); its requests are taken from the
+ *   emulator's request log, and the report's test count is checked against the seeded schedule;
  * - the floor (`report-floor.mjs`, with the same probe): those same requests, as many at a time,
  *   each body downloaded and `JSON.parse`d;
  * - with `--before <bin>`, the same report by another build (e.g. main's), for before/after.
@@ -81,7 +81,10 @@ function run(script, cmd, env, probeFile) {
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
       const usage = JSON.parse(readFileSync(probeFile, 'utf8'));
-      res({ code, stdout, stderr, wall_s: (performance.now() - started) / 1000, cpu_s: (usage.user_ms + usage.system_ms) / 1000, rss_mb: usage.max_rss_kb / 1024 });
+      const cpu_s = (usage.user_ms + usage.system_ms) / 1000;
+      // The main thread's share, where the probe could read it (Linux): the rest is V8's and libuv's threads.
+      const main_s = usage.main_thread_ms === null ? null : usage.main_thread_ms / 1000;
+      res({ code, stdout, stderr, wall_s: (performance.now() - started) / 1000, cpu_s, main_s, rss_mb: usage.max_rss_kb / 1024 });
     });
   });
 }
@@ -149,7 +152,18 @@ try {
   // CPU to the hundredth of a second, and the ratios from the medians unrounded: a 100-monitor floor is about 1 s, where tenths would move a ratio by up to 0.1.
   const round2 = (x) => Math.round(x * 100) / 100;
   const summary = (list) =>
-    list.length === 0 ? undefined : { cpu_s: round2(median(list.map((r) => r.cpu_s))), rss_mb: Math.round(median(list.map((r) => r.rss_mb))), wall_s: round1(median(list.map((r) => r.wall_s))), runs: list.map((r) => ({ cpu_s: round2(r.cpu_s), rss_mb: Math.round(r.rss_mb) })) };
+    list.length === 0
+      ? undefined
+      : {
+          cpu_s: round2(median(list.map((r) => r.cpu_s))),
+          // CPU of the main thread and of the others (V8's compiles and collections, libuv): null without /proc.
+          ...(list.every((r) => r.main_s !== null)
+            ? { main_thread_cpu_s: round2(median(list.map((r) => r.main_s))), other_threads_cpu_s: round2(median(list.map((r) => r.cpu_s - r.main_s))) }
+            : { main_thread_cpu_s: null, other_threads_cpu_s: null }),
+          rss_mb: Math.round(median(list.map((r) => r.rss_mb))),
+          wall_s: round1(median(list.map((r) => r.wall_s))),
+          runs: list.map((r) => ({ cpu_s: round2(r.cpu_s), rss_mb: Math.round(r.rss_mb) })),
+        };
   const raw = (list) => (list.length === 0 ? undefined : { cpu_s: median(list.map((r) => r.cpu_s)), rss_mb: median(list.map((r) => r.rss_mb)) });
   const rep = raw(results.report);
   const flo = raw(results.floor);
