@@ -295,8 +295,15 @@ function readerFor(schema: FieldSchema): FieldReader {
   }
 }
 
-/** The SMTP fields of MONITOR_FIELD_TABLE with their readers, in the table's order. */
-const MONITOR_FIELD_READERS: readonly (readonly [keyof LiveMonitorFields, FieldReader])[] = MONITOR_FIELD_TABLE.map((r) => [r.field, readerFor(r.schema)]);
+/**
+ * The SMTP fields of MONITOR_FIELD_TABLE and their readers, in the table's order: two arrays read by
+ * index, since most of an account's monitors are read before V8 optimises the loop, and a pair
+ * destructured per field through the iterator protocol is what the interpreter is slowest at.
+ */
+const MONITOR_FIELD_NAMES: readonly (keyof LiveMonitorFields)[] = MONITOR_FIELD_TABLE.map((r) => r.field);
+const MONITOR_FIELD_READERS: readonly FieldReader[] = MONITOR_FIELD_TABLE.map((r) => readerFor(r.schema));
+/** Where `ip_address` is among them: a monitor without one may name its host as `hostname`. */
+const IP_ADDRESS = MONITOR_FIELD_NAMES.indexOf('ip_address');
 
 export function normalizeMonitor(raw: unknown, at = 'monitor', origin: Origin = NO_ORIGIN): Monitor {
   const o = asObject(raw, at, origin);
@@ -306,26 +313,31 @@ export function normalizeMonitor(raw: unknown, at = 'monitor', origin: Origin = 
     if (type !== wireType) origin.quirks.note('monitor-type-form', wireType);
     if (o['groups'] === undefined || o['groups'] === null) origin.quirks.note('monitor-without-groups', type);
   }
-  const fields: Record<string, unknown> = {};
-  for (const [field, read] of MONITOR_FIELD_READERS) fields[field] = read(o, field, at, origin);
-  if (fields['ip_address'] === null) {
-    fields['ip_address'] = strOrNull(o, 'hostname', at, origin);
-    if (fields['ip_address'] !== null) origin.quirks?.note('hostname-for-ip-address', 'hostname');
+  // The fields are read before the rest, as they always were: a monitor wrong in several places is
+  // reported by the same field first.
+  const n = MONITOR_FIELD_NAMES.length;
+  const values = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) values[i] = (MONITOR_FIELD_READERS[i] as FieldReader)(o, MONITOR_FIELD_NAMES[i] as string, at, origin);
+  if (values[IP_ADDRESS] === null) {
+    values[IP_ADDRESS] = strOrNull(o, 'hostname', at, origin);
+    if (values[IP_ADDRESS] !== null) origin.quirks?.note('hostname-for-ip-address', 'hostname');
   }
-  return {
+  const m: Record<string, unknown> = {
     id: idOf(o, 'id', at, origin),
     label: str(o, 'label', at, origin),
     type,
     description: strOrNull(o, 'description', at, origin),
-    ...(fields as LiveMonitorFields),
-    use_client_cert: boolOrNull(o, 'use_client_cert', at, origin),
-    timeout: numOrNull(o, 'timeout', at, origin),
-    data_label: strOrNull(o, 'data_label', at, origin),
-    meta: meta(o, 'meta', at, origin),
-    alerts: strArrayOrNull(o, 'alerts', at, origin) ?? [],
-    // Absent means "not reported" (other monitor types), which is not the same as "in no group".
-    groups: strArrayOrNull(o, 'groups', at, origin),
   };
+  // Then the fields in the table's order: the monitor's keys keep the order they had.
+  for (let i = 0; i < n; i++) m[MONITOR_FIELD_NAMES[i] as string] = values[i];
+  m['use_client_cert'] = boolOrNull(o, 'use_client_cert', at, origin);
+  m['timeout'] = numOrNull(o, 'timeout', at, origin);
+  m['data_label'] = strOrNull(o, 'data_label', at, origin);
+  m['meta'] = meta(o, 'meta', at, origin);
+  m['alerts'] = strArrayOrNull(o, 'alerts', at, origin) ?? [];
+  // Absent means "not reported" (other monitor types), which is not the same as "in no group".
+  m['groups'] = strArrayOrNull(o, 'groups', at, origin);
+  return m as unknown as Monitor;
 }
 
 export function normalizeAlert(raw: unknown, at = 'alert', origin: Origin = NO_ORIGIN): Alert {
