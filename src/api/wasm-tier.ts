@@ -39,23 +39,29 @@ export function baselineWasmFlag(nodeVersion: string): string | null {
 /** Bytecode a function runs between two tiering checks: about 9x Node 20's default, chosen by the measurements above (300,000 and 1,000,000 did no better). */
 export const INTERRUPT_BUDGET = 600_000;
 
-/** Every tiering flag for a Node version, in one string (one change of V8's flag hash), or null where its V8 is not known to have them. */
-export function tieringFlags(nodeVersion: string): string | null {
+/** A budget given to node (its flags or NODE_OPTIONS), either spelling. */
+const USER_BUDGET = /--interrupt[-_]budget\b/;
+
+/**
+ * Every tiering flag for a Node version, in one string (one change of V8's flag hash), or null where
+ * its V8 is not known to have them. `nodeFlags` are the flags node was started with (`execArgv` and
+ * NODE_OPTIONS): a budget the user gave there is theirs, and only the WebAssembly flag is set.
+ */
+export function tieringFlags(nodeVersion: string, nodeFlags = ''): string | null {
   const wasm = baselineWasmFlag(nodeVersion);
-  return wasm === null ? null : `${wasm} --interrupt-budget=${INTERRUPT_BUDGET}`;
+  if (wasm === null) return null;
+  return USER_BUDGET.test(nodeFlags) ? wasm : `${wasm} --interrupt-budget=${INTERRUPT_BUDGET}`;
 }
 
 let settled = false;
 
 /**
  * Keeps WebAssembly compiled later in this process at V8's baseline tier and gives JavaScript the
- * larger interrupt budget (once per process). A budget the user set (`node --interrupt-budget=...`
- * or NODE_OPTIONS) is theirs: only the WebAssembly flag is set then.
+ * larger interrupt budget, unless the user gave node one (once per process).
  */
 export function settleTiering(): void {
   if (settled) return;
   settled = true;
-  const own = /--interrupt[-_]budget\b/.test(`${process.execArgv.join(' ')} ${process.env['NODE_OPTIONS'] ?? ''}`);
-  const flags = own ? baselineWasmFlag(process.versions.node) : tieringFlags(process.versions.node);
+  const flags = tieringFlags(process.versions.node, `${process.execArgv.join(' ')} ${process.env['NODE_OPTIONS'] ?? ''}`);
   if (flags) setFlagsFromString(flags);
 }

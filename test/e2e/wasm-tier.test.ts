@@ -49,7 +49,7 @@ describe('the HTTP parser stays at the baseline tier', () => {
       // The plan text itself (the trace's lines aside) is what an untraced run prints.
       expect(traced.stdout.split('\n').filter((l) => !l.startsWith('Compiled ')).join('\n')).toBe(plain.stdout);
 
-      // A budget the user gave node is kept (settleTiering sets only the WebAssembly flag then): same plan, nothing on stderr about flags.
+      // Under a budget the user gave node (tieringFlags, below, then sets only the WebAssembly flag): the same plan, nothing on stderr about flags.
       const own = await runWithNodeFlags(['--interrupt-budget=100000'], ['plan', SMALL], emu.url);
       expectCleanOutput(own);
       expect(own.code).toBe(0);
@@ -79,5 +79,12 @@ describe('tieringFlags', () => {
     expect(tieringFlags('25.0.0')).toBeNull();
     // Larger than V8's default (66 KB on Node 20, 132 KB later): the point of setting it.
     expect(INTERRUPT_BUDGET).toBeGreaterThan(132 * 1024);
+  });
+
+  it("leaves a budget the user gave node (its flags or NODE_OPTIONS, either spelling) alone: only the WebAssembly flag", () => {
+    expect(tieringFlags('20.18.0', '--interrupt-budget=100000')).toBe('--liftoff-only');
+    expect(tieringFlags('22.11.0', '--max-old-space-size=4096 --interrupt_budget=5000')).toBe('--liftoff-only');
+    expect(tieringFlags('20.18.0', '--max-old-space-size=4096 --enable-source-maps')).toBe(`--liftoff-only --interrupt-budget=${INTERRUPT_BUDGET}`);
+    expect(tieringFlags('19.9.0', '--interrupt-budget=100000')).toBeNull();
   });
 });
