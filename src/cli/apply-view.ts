@@ -1,6 +1,6 @@
 /**
- * How `apply` looks: the workflow (src/workflow/apply.ts) says what happened through `ApplyHooks`,
- * a view decides how it is shown. Two views, both writing only through `CommandIo`:
+ * How `apply` looks: the workflow (src/workflow/apply.ts) says what happened through its events
+ * (src/workflow/events.ts), a view, chosen once, decides how it is shown. Two views, both writing only through `CommandIo`:
  * - text: the plan, a line per finished change, the summary and the check, on stdout; progress of
  *   the reads on stderr. On a terminal a live line (what is in flight, time spent and left) is
  *   redrawn under the finished lines; in a log it is not drawn at all.
@@ -19,14 +19,17 @@ import {
 } from '../render/apply-text.js';
 import { renderPlanJson } from '../render/plan-json.js';
 import { renderPlanText } from '../render/plan-text.js';
-import type { Progress } from '../workflow/progress.js';
+import { renderVerifyLine, renderVerifySummary } from '../render/mailpath.js';
 import { redact } from '../util/redact.js';
-import type { ApplyHooks, ApplyResult, ChangeResult, Plan, RunStats } from '../workflow/apply.js';
+import { plural } from '../util/plural.js';
+import type { ChangeResult, Plan } from '../workflow/apply.js';
+import { isProgress, type Events, type Progress, type WorkflowEvent } from '../workflow/events.js';
 import type { CommandIo, InterruptSignal } from './output.js';
 import { printProgress } from './progress.js';
 
-/** The hooks, and what only the command knows about: an interruption, a "no", the end. */
-export interface ApplyView extends ApplyHooks {
+/** The events, and what only the command knows about: an interruption, a "no", the end. */
+export interface ApplyView {
+  events: Events;
   /** The first Ctrl-C or SIGTERM: no new call starts. */
   interrupted(signal: InterruptSignal): void;
   /** The person said no (or interrupted the question): nothing was sent. */
@@ -78,50 +81,53 @@ export function textApplyView(io: CommandIo): ApplyView {
     liveTimer = undefined;
   };
 
+  const progress = printProgress(io);
+  const verify = verifyLines(io);
+  const draw = (e: WorkflowEvent): void => {
+    switch (e.kind) {
+      case 'planned':
+        return out(renderPlanText(e.plan, { color }).replace(/\n*$/, '\n'));
+      case 'applying':
+        total = e.changes;
+        started = performance.now();
+        out(`${renderApplyHeader(e.changes, e.parallelism)}\n`);
+        if (tty) liveTimer = setInterval(drawLive, TICK_MS);
+        return;
+      case 'change-started':
+        running.set(e.ref, e.label);
+        return;
+      case 'change-finished':
+        running.delete(e.result.ref);
+        finished += 1;
+        // What an interruption left unstarted is counted in the summary, not listed line by line.
+        // A line per finished change, in a terminal too: what was done stays on the screen.
+        if (showsAsFinished(e.result)) logLine(renderFinishedLine(e.result, { color }));
+        return;
+      case 'applied':
+        stopLive();
+        flush();
+        if (tty) out('\r\x1b[2K');
+        for (const line of renderNotStarted(e.result, { color })) out(`${line}\n`);
+        return out(`${renderApplySummary(e.result, e.stats, { color, planFollows: e.planFollows })}\n`);
+      case 'checking':
+        return out('Checking ... ');
+      case 'checked':
+        return out(e.next.changes.length === 0 ? `${noChangesLine(e.next)}\n` : `\n${renderPlanText(e.next, { color })}`.replace(/\n*$/, '\n'));
+      case 'saved-plan-files-differ':
+        return io.err(`${renderSavedPlanFilesDiffer(e.files, e.why)}\n`);
+      case 'check-failed':
+        out('not possible.\n');
+        io.err('Warning: the changes were made, but planning again to check them failed; run `monsync plan` to see whether the account matches.\n');
+        for (const line of e.details) io.err(`${redact(line)}\n`);
+        return;
+      default:
+        progress(e);
+        verify(e);
+    }
+  };
+
   return {
-    progress: printProgress(io),
-    planned(plan: Plan) {
-      out(renderPlanText(plan, { color }).replace(/\n*$/, '\n'));
-    },
-    applying({ changes, parallelism }) {
-      total = changes;
-      started = performance.now();
-      out(`${renderApplyHeader(changes, parallelism)}\n`);
-      if (tty) liveTimer = setInterval(drawLive, TICK_MS);
-    },
-    started(ref, label) {
-      running.set(ref, label);
-    },
-    finished(result: ChangeResult) {
-      running.delete(result.ref);
-      finished += 1;
-      // What an interruption left unstarted is counted in the summary, not listed line by line.
-      if (!showsAsFinished(result)) return;
-      // A line per finished change, in a terminal too: what was done stays on the screen.
-      logLine(renderFinishedLine(result, { color }));
-    },
-    applied(result: ApplyResult, stats: RunStats, planFollows: boolean) {
-      stopLive();
-      flush();
-      if (tty) out('\r\x1b[2K');
-      for (const line of renderNotStarted(result, { color })) out(`${line}\n`);
-      out(`${renderApplySummary(result, stats, { color, planFollows })}\n`);
-    },
-    checking() {
-      out('Checking ... ');
-    },
-    checked(next: Plan) {
-      if (next.changes.length === 0) out(`${noChangesLine(next)}\n`);
-      else out(`\n${renderPlanText(next, { color })}`.replace(/\n*$/, '\n'));
-    },
-    savedPlanFilesDiffer(files, why) {
-      io.err(`${renderSavedPlanFilesDiffer(files, why)}\n`);
-    },
-    checkFailed(details: string[]) {
-      out('not possible.\n');
-      io.err('Warning: the changes were made, but planning again to check them failed; run `monsync plan` to see whether the account matches.\n');
-      for (const line of details) io.err(`${redact(line)}\n`);
-    },
+    events: draw,
     interrupted(signal) {
       flush();
       const again = signal === 'SIGINT' ? 'Ctrl-C' : signal;
@@ -158,34 +164,56 @@ export type JsonEvent =
 export function jsonApplyView(io: CommandIo): ApplyView {
   const emit = (e: JsonEvent) => io.out(`${JSON.stringify(e)}\n`);
   const planData = (plan: Plan): unknown => JSON.parse(renderPlanJson(plan));
+  const verify = verifyLines(io);
+  const draw = (e: WorkflowEvent): void => {
+    if (isProgress(e)) {
+      if (e.kind !== 'timings' || io.env.MONSYNC_TIMINGS) emit({ type: 'progress', progress: e });
+      return;
+    }
+    switch (e.kind) {
+      case 'planned':
+        return emit({ type: 'plan', plan: planData(e.plan) });
+      case 'applying':
+        return emit({ type: 'apply_start', changes: e.changes, parallelism: e.parallelism });
+      case 'change-started':
+        return emit({ type: 'change_start', ref: e.ref, label: e.label });
+      case 'change-finished': {
+        // What the service answered (`live`) stays out: the plan and the check already say what the account holds.
+        const { live: _live, ...result } = e.result;
+        return emit({ type: 'change_finished', result: { ...result, ms: Math.round(result.ms) } });
+      }
+      case 'applied': {
+        const r = e.result;
+        return emit({ type: 'apply_summary', done: r.done, failed: r.failed, skipped: r.skipped, not_started: r.notStarted, interrupted: r.interrupted, ms: Math.round(r.ms), requests: e.stats.requests, retries: e.stats.retries });
+      }
+      case 'checked':
+        return emit(e.next.changes.length === 0 ? { type: 'check', matches: true } : { type: 'check', matches: false, plan: planData(e.next) });
+      case 'check-failed':
+        return emit({ type: 'check_failed', details: e.details.map(redact) });
+      case 'saved-plan-files-differ':
+        return emit({ type: 'saved_plan_files_differ', files: [...e.files], why: e.why });
+      default:
+        verify(e);
+    }
+  };
   return {
-    progress: (p) => {
-      if (p.kind === 'timings' && !io.env.MONSYNC_TIMINGS) return;
-      emit({ type: 'progress', progress: p });
-    },
-    planned: (plan) => emit({ type: 'plan', plan: planData(plan) }),
-    applying: ({ changes, parallelism }) => emit({ type: 'apply_start', changes, parallelism }),
-    started: (ref, label) => emit({ type: 'change_start', ref, label }),
-    // What the service answered (`live`) stays out: the plan and the check already say what the account holds.
-    finished: ({ live: _live, ...result }) => emit({ type: 'change_finished', result: { ...result, ms: Math.round(result.ms) } }),
-    applied: (r, stats) =>
-      emit({
-        type: 'apply_summary',
-        done: r.done,
-        failed: r.failed,
-        skipped: r.skipped,
-        not_started: r.notStarted,
-        interrupted: r.interrupted,
-        ms: Math.round(r.ms),
-        requests: stats.requests,
-        retries: stats.retries,
-      }),
-    checking: () => undefined,
-    checked: (next) => emit(next.changes.length === 0 ? { type: 'check', matches: true } : { type: 'check', matches: false, plan: planData(next) }),
-    checkFailed: (details) => emit({ type: 'check_failed', details: details.map(redact) }),
-    savedPlanFilesDiffer: (files, why) => emit({ type: 'saved_plan_files_differ', files: [...files], why }),
+    events: draw,
     interrupted: (signal) => emit({ type: 'interrupted', signal }),
     declined: () => undefined,
     close: () => undefined,
+  };
+}
+
+/** `apply --verify`'s lines, on stdout in either view. */
+function verifyLines(io: CommandIo): Events {
+  return (e) => {
+    if (e.kind === 'verify-start') {
+      io.out(
+        e.monitors === 0
+          ? 'Verify: no monitor was created or changed; nothing to wait for.\n'
+          : `\nVerifying the first round trip of ${plural(e.monitors, 'monitor')} (each test starts within its timer, up to ${e.longestTimer} min, then waits for its reply)…\n`,
+      );
+    } else if (e.kind === 'verify-result') io.out(`${renderVerifyLine(e.result, { color: io.color })}\n`);
+    else if (e.kind === 'verify-done') io.out(`${renderVerifySummary(e.results)}\n`);
   };
 }

@@ -41,11 +41,17 @@ export function rootOf(cmd: Command): Command {
   return c;
 }
 
-export function parsePositiveInt(value: string, flag: string): number {
+/** The one parser of whole-number flags: `min` and, when given, `max` included; a UsageError saying the range otherwise. */
+export function parseIntIn(value: string, flag: string, min: number, max?: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${value}"`);
+  if (!Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
+    const range = max !== undefined ? ` from ${min} to ${max}` : min > 0 ? ` of at least ${min}` : '';
+    throw new UsageError(`${flag} must be a whole number${range}, got "${value}"`);
+  }
   return n;
 }
+
+export const parsePositiveInt = (value: string, flag: string): number => parseIntIn(value, flag, 1);
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -41,13 +41,15 @@ export function processIo(cmd: Command): CommandIo {
       ? { ask: async (question: string) => (await import('./terminal.js')).askYes(process.stdin, process.stdout, question) }
       : {}),
     interrupts: processInterrupts,
+    exit: (code) => process.exit(code),
   };
 }
 
 /**
  * The one place the process's signals are handled: the first Ctrl-C or SIGTERM (what CI systems send
  * to cancel a job) goes to the handler, which lets the run finish cleanly; the same signal again
- * quits at once with the shell's exit code. Nothing else in src/cli listens to signals or exits.
+ * quits at once with the shell's exit code. Nothing else in src/ listens to the process's signals
+ * (test/arch/claims.test.ts).
  */
 function processInterrupts(handler: (signal: InterruptSignal) => void): () => void {
   let told = false;

@@ -1,5 +1,5 @@
 /**
- * Prints a command's progress (the one vocabulary, src/workflow/progress.ts) on stderr, so stdout
+ * Prints a command's progress (the progress among its events, src/workflow/events.ts) on stderr, so stdout
  * carries only the result; the timings only under MONSYNC_TIMINGS. Which account is read is said
  * before the read. In a log that is a line of its own and the counts follow on another (an HTTP trace
  * on stderr may come between them). On a terminal it is one line: the account, a spinner with the
@@ -7,8 +7,8 @@
  * drawn in place where a person looks (a terminal, or colour asked for) and cleared at the end; a log
  * gets none of it.
  */
-import { renderAccountLine, renderProgress, renderReadingHead, renderReportTicker, renderWaiting, type PlanProgress, type ReportReadProgress } from '../render/progress.js';
-import type { OnProgress, Progress } from '../workflow/progress.js';
+import { renderAccountLine, renderProgress, renderReadingHead, renderReportTicker, renderWaiting } from '../render/progress.js';
+import { isProgress, type Events, type PlanProgress, type Progress, type ReportReadProgress } from '../workflow/events.js';
 import type { CommandIo } from './output.js';
 
 /** A spinner appears only on reads slower than this: a fast one stays a plain line. */
@@ -18,10 +18,12 @@ const TICKER_EVERY_MS = 200;
 
 const isReport = (p: Progress): p is ReportReadProgress => p.kind.startsWith('report-');
 
-export function printProgress(io: CommandIo): OnProgress {
+/** The progress view: draws the progress events, passes over the others (the command's own view shows those). */
+export function printProgress(io: CommandIo): Events {
   const lines = lineProgress(io);
   const ticker = reportTicker(io);
   return (p) => {
+    if (!isProgress(p)) return;
     if (isReport(p)) ticker(p);
     else lines(p);
   };

@@ -1,40 +1,133 @@
+/**
+ * `monsync report`: every usage error before a request, `reportFlow` (src/workflow/report.ts), the
+ * report rendered in the format asked for and written to stdout or `--out`. Progress goes to stderr
+ * through the one progress view (src/cli/progress.ts), only where a person looks: a CI log gets the
+ * one line that says where the report went.
+ */
 import type { Command } from 'commander';
-import { addAccountOptions, addConnectionOptions, addHelpFooter, collect, CONNECTION_ENV } from './common.js';
-import type { ReportOptions } from './report-run.js';
+import type { Report } from '../ops/report.js';
+import { UsageError, UserError } from '../util/errors.js';
+import type { AccountChoice } from '../workflow/accounts.js';
+import type { CommandContext, ConnectionOptions } from '../workflow/context.js';
+import { collect, CONNECTION_ENV } from './common.js';
+import { command } from './driver.js';
+import type { CommandIo } from './output.js';
+
+export interface ReportOptions extends ConnectionOptions, AccountChoice {
+  since?: string;
+  month?: string;
+  until?: string;
+  monitor?: string[];
+  group?: string[];
+  format: string;
+  out?: string;
+  outages?: boolean;
+  parallelism: string;
+}
+
+const FORMATS = ['text', 'markdown', 'csv', 'json', 'html'] as const;
+type Format = (typeof FORMATS)[number];
 
 export function register(program: Command): void {
-  const cmd = program
-    .command('report')
-    .description('uptime and alerting over a period: availability, outages, response times and alerts per monitor, group and account')
-    .option('--since <duration>', 'how far back: 90m, 24h, 7d, ...')
-    .option('--month <YYYY-MM>', 'a whole UTC month, e.g. 2026-10 (instead of --since/--until)')
-    .option('--until <date>', 'end of the period: a UTC date or date-time such as 2026-10-15 or 2026-10-15T12:00Z (default: now)')
-    .option('--monitor <label>', 'this monitor (repeatable; with --group, added to its monitors)', collect)
-    .option('--group <name>', "this group's monitors (repeatable)", collect)
-    .option('--format <format>', 'text, markdown, csv, json or html', 'text')
-    .option('--out <file>', 'write the report to this file (default: stdout)')
-    .option('--outages', 'list every outage, not only the longest ten (CSV: one row per outage)')
-    .option('--parallelism <n>', 'API calls in flight at once', '8');
-  addAccountOptions(cmd);
-  addConnectionOptions(cmd);
-  addHelpFooter(cmd, {
-    about: [
-      'Reads raw test data (availability is the share of tests that completed) and Status/Filter (alerts).',
-      '--since also takes a date (2026-10-01). Without --since or --month: the last 30 days. No configuration is read',
-      "(but monsync.yaml's settings.accounts, for --account): monitors and groups are named as the account names them.",
-      'Details: docs/report.md.',
-    ],
-    examples: [
-      'monsync report --month 2026-10                            # last month, in the terminal',
-      'monsync report --month 2026-10 --format html --out uptime.html',
-      "monsync report --since 7d --group europe --format markdown",
-      'monsync report --since 2026-10-01 --until 2026-10-15 --format csv --outages --out outages.csv',
-      'monsync report --month 2026-10 --account production --format html --out production.html',
-    ],
-    env: [...CONNECTION_ENV, 'NO_COLOR'],
-  }).action(async (opts: ReportOptions, self: Command) => {
-    const [{ runReport, checkReportAccounts }, { processIo }] = await Promise.all([import('./report-run.js'), import('./output.js')]);
-    checkReportAccounts(opts);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (ctx) => runReport(opts, ctx.io, ctx));
+  command<ReportOptions>(program, {
+    name: 'report',
+    description: 'uptime and alerting over a period: availability, outages, response times and alerts per monitor, group and account',
+    options: (cmd) =>
+      cmd
+        .option('--since <duration>', 'how far back: 90m, 24h, 7d, ...')
+        .option('--month <YYYY-MM>', 'a whole UTC month, e.g. 2026-10 (instead of --since/--until)')
+        .option('--until <date>', 'end of the period: a UTC date or date-time such as 2026-10-15 or 2026-10-15T12:00Z (default: now)')
+        .option('--monitor <label>', 'this monitor (repeatable; with --group, added to its monitors)', collect)
+        .option('--group <name>', "this group's monitors (repeatable)", collect)
+        .option('--format <format>', 'text, markdown, csv, json or html', 'text')
+        .option('--out <file>', 'write the report to this file (default: stdout)')
+        .option('--outages', 'list every outage, not only the longest ten (CSV: one row per outage)')
+        .option('--parallelism <n>', 'API calls in flight at once', '8'),
+    service: true,
+    help: {
+      about: [
+        'Reads raw test data (availability is the share of tests that completed) and Status/Filter (alerts).',
+        '--since also takes a date (2026-10-01). Without --since or --month: the last 30 days. No configuration is read',
+        "(but monsync.yaml's settings.accounts, for --account): monitors and groups are named as the account names them.",
+        'Details: docs/report.md.',
+      ],
+      examples: [
+        'monsync report --month 2026-10                            # last month, in the terminal',
+        'monsync report --month 2026-10 --format html --out uptime.html',
+        'monsync report --since 7d --group europe --format markdown',
+        'monsync report --since 2026-10-01 --until 2026-10-15 --format csv --outages --out outages.csv',
+        'monsync report --month 2026-10 --account production --format html --out production.html',
+      ],
+      env: [...CONNECTION_ENV, 'NO_COLOR'],
+    },
+    check: ({ opts }) => checkReportAccounts(opts),
+    each: (ctx, { opts, io }) => runReport(opts, io, ctx),
   });
+}
+
+/**
+ * Several accounts print one report after the other, each under a heading; one `--out` file would
+ * keep only the last, so it takes one account (a usage error before anything is read).
+ */
+export function checkReportAccounts(opts: ReportOptions): void {
+  const toFile = opts.out !== undefined && opts.out !== '-';
+  if (toFile && (opts.allAccounts || (opts.account?.length ?? 0) > 1)) throw new UsageError('--out writes the report of one account: give one --account NAME');
+}
+
+/**
+ * The report in `format`, in pieces (JSON: a piece per monitor, see reportJsonPieces; the others
+ * one piece); only that format's renderer is loaded (the four others are about 20 ms of CPU to load).
+ */
+async function render(r: Report, format: Format, opts: { color: boolean; outages: boolean }): Promise<Iterable<string>> {
+  switch (format) {
+    case 'text':
+      return [(await import('../render/report-text.js')).renderReportText(r, opts)];
+    case 'markdown':
+      return [(await import('../render/report-markdown.js')).renderReportMarkdown(r, opts)];
+    case 'csv':
+      return [(await import('../render/report-csv.js')).renderReportCsv(r, opts)];
+    case 'json':
+      return (await import('../render/report-json.js')).reportJsonPieces(r);
+    case 'html':
+      return [(await import('../render/report-html.js')).renderReportHtml(r, opts)];
+  }
+}
+
+export async function runReport(opts: ReportOptions, io: CommandIo, ctx?: CommandContext): Promise<number> {
+  const format = opts.format as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
+  const { parseIntIn } = await import('./common.js');
+  const parallelism = parseIntIn(opts.parallelism, '--parallelism', 1, 64);
+  if (opts.out !== undefined && opts.out.trim() === '') throw new UsageError('--out needs a file name');
+  const asked = { ...(opts.since !== undefined && { since: opts.since }), ...(opts.month !== undefined && { month: opts.month }), ...(opts.until !== undefined && { until: opts.until }) };
+  const [{ resolvePeriod }, { commandContext }, { reportFlow }, { printProgress }, { writeFile }, { resolve }] = await Promise.all([
+    import('../ops/report.js'),
+    import('../workflow/context.js'),
+    import('../workflow/report.js'),
+    import('./progress.js'),
+    import('node:fs/promises'),
+    import('node:path'),
+  ]);
+  // Checked on the local clock before any request; resolved again on the service's once it answered.
+  resolvePeriod(asked, Math.floor(io.now() / 1000));
+  const report = await reportFlow(
+    ctx ?? commandContext(io, [], opts),
+    { period: asked, ...(opts.monitor && { monitors: opts.monitor }), ...(opts.group && { groups: opts.group }), concurrency: parallelism },
+    printProgress(io),
+  );
+  const toFile = opts.out !== undefined && opts.out !== '-';
+  const pieces = await render(report, format, { color: !toFile && io.color, outages: opts.outages === true });
+  if (!toFile) {
+    io.out([...pieces].join(''));
+    return 0;
+  }
+  try {
+    // A piece at a time (writeFile takes an iterable): the file is never one string in memory.
+    await writeFile(resolve(io.cwd, opts.out as string), pieces);
+  } catch (err) {
+    throw new UserError(`--out: cannot write ${opts.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const a = report.account.figures;
+  io.err(`Wrote ${opts.out} (${format}, ${report.monitors.length} monitors, availability ${a.availability === null ? '—' : `${a.availability.toFixed(3)}%`}).\n`);
+  return 0;
 }

@@ -3,6 +3,7 @@
  * whose first plan only adopts the exported monitors. Pure: the caller reads the account and
  * writes the files.
  */
+import { alertCount } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import { buildExport } from './build.js';
 import { renderSingle, renderSplit, type ExportFile } from './render.js';
@@ -35,7 +36,7 @@ export function exportConfig(live: LiveState, opts: ExportOptions): ExportResult
     warnings: model.warnings,
     counts: {
       monitors: model.monitors.length,
-      alerts: model.alerts.length + model.monitors.reduce((n, m) => n + m.alerts.length, 0),
+      alerts: alertCount(model),
       groups: model.groups.length,
     },
   };

@@ -17,6 +17,7 @@ import {
 } from './build.js';
 import { formatBuiltDocument } from '../config/format/format.js';
 import { packageConfigShape } from '../config/format/shape.js';
+import { alertCount } from '../model/desired.js';
 import { plural } from '../util/plural.js';
 import { escapeControl } from '../util/safe-text.js';
 
@@ -85,7 +86,7 @@ export function renderSplit(model: ExportModel, schemaPath: string): ExportFile[
 }
 
 function headerSingle(model: ExportModel): string[] {
-  const alerts = model.alerts.length + model.monitors.reduce((n, m) => n + m.alerts.length, 0);
+  const alerts = alertCount(model);
   return [
     ` Exported by \`monsync export\`: ${plural(model.monitors.length, 'SMTP monitor')}, ${plural(alerts, 'alert')}, ${plural(model.groups.length, 'group')}.`,
   ];

@@ -143,3 +143,8 @@ export interface StatePositions {
   /** `monitor` of a top-level alert. */
   alertMonitor(a: DesiredAlert): ValueRef | undefined;
 }
+
+/** Every alert of a configuration: its top-level `alerts:` and those declared under their monitors (the one count). */
+export function alertCount(s: { readonly alerts: readonly unknown[]; readonly monitors: readonly { readonly alerts: readonly unknown[] }[] }): number {
+  return s.alerts.length + s.monitors.reduce((n, m) => n + m.alerts.length, 0);
+}

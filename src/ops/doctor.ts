@@ -15,7 +15,7 @@ import { isPlainHttpCode, PLAIN_HTTP_HINT } from '../api/answer.js';
 import { ApiError } from '../api/errors.js';
 import type { QuirkCount } from '../api/quirks.js';
 import { isLoopbackHost, parseBaseUrl } from '../api/url.js';
-import type { DesiredState } from '../model/desired.js';
+import { alertCount, type DesiredState } from '../model/desired.js';
 import { DEFAULT_OWNER, OWNER_META_KEY, type LiveState } from '../model/live.js';
 import { matchesAny } from '../util/glob.js';
 import { plural } from '../util/plural.js';
@@ -535,7 +535,7 @@ async function checkConfiguration(input: DoctorInput): Promise<{ check: DoctorCh
     };
   }
   const s = result.desired;
-  const alerts = s.alerts.length + s.monitors.reduce((n, m) => n + m.alerts.length, 0);
+  const alerts = alertCount(s);
   const warnings = result.warnings;
   return {
     check: {

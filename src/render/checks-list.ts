@@ -8,10 +8,15 @@ export interface CheckRow {
   name: string;
   /** The severity in force: the catalogue's default, or what settings.checks sets. */
   severity: 'error' | 'warning' | 'off';
-  /** The catalogue's default, given only where a configuration changed it. */
-  default?: 'error' | 'warning';
+  /** The catalogue's default. */
+  default_severity: string;
   needs: string;
   explanation: string;
+}
+
+/** `monsync checks --json`. */
+export function renderCheckListJson(rows: readonly CheckRow[]): string {
+  return `${JSON.stringify({ checks: rows }, null, 2)}\n`;
 }
 
 const WIDTH = 100;
@@ -40,7 +45,8 @@ export function renderCheckList(rows: readonly CheckRow[], opts: { color?: boole
   ];
   for (const r of rows) {
     const severity = paint[r.severity](r.severity.padEnd(7));
-    const changed = r.default ? ` (settings.checks; default ${r.default})` : '';
+    // The default is named only where a configuration changed it.
+    const changed = r.severity !== r.default_severity ? ` (settings.checks; default ${r.default_severity})` : '';
     out.push(`${c.bold(r.name.padEnd(nameWidth))}  ${severity}  needs the ${r.needs}${changed}`);
     out.push(...wrap(r.explanation, '    '));
   }

@@ -7,7 +7,7 @@
 import pc from 'picocolors';
 import { formatFinding } from './findings.js';
 import type { MailPathReport, MonitorPath, Outcome, StepStatus } from '../mailpath/test-paths.js';
-import { SENDING_ADDRESS_LIST } from '../mailpath/sending-addresses.js';
+import { SENDING_ADDRESS_LIST, SERVICE_SENDING_ADDRESSES } from '../mailpath/sending-addresses.js';
 import type { VerifyResult } from '../mailpath/verify.js';
 import { leftOutNote } from '../api/data-rules.js';
 import { escapeControl } from '../util/safe-text.js';
@@ -129,4 +129,19 @@ export function renderVerifySummary(results: readonly VerifyResult[]): string {
   return bad === 0
     ? `Verified: ${plural(ok, 'round trip')} completed.`
     : `Verify failed: ${bad} of ${plural(results.length, 'monitor')} did not complete a round trip.`;
+}
+
+/** `monsync test --format json`: the report, its outcome and what it cannot test, for machines. */
+export function renderMailPathJson(report: MailPathReport, outcome: 'pass' | 'fail' | 'inconclusive'): string {
+  const body = {
+    format_version: 1,
+    outcome,
+    inconclusive: report.inconclusive ? inconclusiveLine(report) : null,
+    counts: report.counts,
+    elapsed_ms: Math.round(report.elapsedMs),
+    monitors: report.monitors,
+    not_tested: 'the return leg: the test account forwarding the message back to the service (`monsync apply --verify`)',
+    service_sending_addresses: SERVICE_SENDING_ADDRESSES,
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -101,3 +101,10 @@ function silenceReasons(r: DrillReport): string[] {
   }
   return out;
 }
+
+/** What drill says on stderr as the outage starts: how far it moves the emulator's clock. */
+export function renderDrillStart(s: { outageMinutes: number; recovery: { min: number; max: number } }, options: { color: boolean }): string {
+  return pc
+    .createColors(options.color)
+    .dim(`Advancing the emulator clock minute by minute: ${s.outageMinutes} of outage, then ${s.recovery.min} to ${s.recovery.max} until the monitor has recovered…`);
+}

@@ -76,3 +76,10 @@ export function renderPausedJson(rows: readonly PausedRow[]): string {
   }));
   return `${JSON.stringify({ paused }, null, 2)}\n`;
 }
+
+/** service-notes.md: the global calls act on every alert synchronously. */
+export function renderGlobalNote(verb: 'pause' | 'resume', options: { color: boolean }): string {
+  return `${pc
+    .createColors(options.color)
+    .yellow(`Note: on the real service a global ${verb} acts on every alert before it answers and can be very slow on accounts with more than about 50 alerts; raise --timeout (seconds) if it times out.`)}\n`;
+}

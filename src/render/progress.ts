@@ -1,7 +1,6 @@
 /**
  * The progress lines of the commands (on stderr, so stdout carries only the result), from the one
- * vocabulary of events the workflows report (`Progress`; src/workflow/progress.ts is where workflows
- * and runners take it from): what was read, how much, how long it took. plan, apply, export and
+ * events the workflows tell (src/workflow/events.ts): what was read, how much, how long it took. plan, apply, export and
  * maintain tell the account read; report its reads (`report-*`, a ticker drawn only where a person
  * looks); test the mail paths it starts.
  * Pure; the command decides whether and where to print them. In a log every event is its own line
@@ -11,46 +10,27 @@
  */
 import { plural } from '../util/plural.js';
 
-export type PlanProgress =
-  /** The configuration is loaded and sound. */
-  | { kind: 'configuration'; files: number; monitors: number; alerts: number; groups: number }
-  /** The first account read contradicted itself; the second did not (the warning says what). */
+/**
+ * What these lines read of the events. The events themselves are src/workflow/events.ts's (this
+ * folder sits below it, so it names only the fields it draws; the compiler checks the two agree
+ * where a view hands an event over).
+ */
+type ConfigurationCounts = { kind: 'configuration'; files: number; monitors: number; alerts: number; groups: number };
+type ReadingHead = { kind: 'reading'; url: string; user?: string };
+type AccountCounts = { kind: 'account'; monitors: number; smtpMonitors: number; alerts: number; groups: number; destinations: number; ms: number; requests: number };
+type TickerLine = { kind: 'report-monitors'; monitors: number } | { kind: 'report-data'; done: number; total: number } | { kind: 'report-alerts' } | { kind: 'report-done' };
+type ProgressLine =
+  | ConfigurationCounts
+  | ReadingHead
+  | AccountCounts
+  | TickerLine
   | { kind: 'healed'; warning: string }
-  /** The account is about to be read (its answers are awaited from now). */
-  | { kind: 'reading'; url: string; user?: string }
-  /** The read failed; the error follows. */
   | { kind: 'account-failed' }
-  /** The account is read. */
-  | {
-      kind: 'account';
-      url: string;
-      monitors: number;
-      smtpMonitors: number;
-      alerts: number;
-      groups: number;
-      destinations: number;
-      ms: number;
-      requests: number;
-    }
-  /** Where a plan spent its time (the first two run at the same time); printed under MONSYNC_TIMINGS. */
-  | { kind: 'timings'; configurationMs: number; accountMs: number; diffMs: number; sinceStartMs: number };
-
-/** `report`'s reads: the monitors chosen, each one's raw data, the alert counts, then done (the ticker is cleared). */
-export type ReportReadProgress =
-  | { kind: 'report-monitors'; monitors: number }
-  | { kind: 'report-data'; done: number; total: number }
-  | { kind: 'report-alerts' }
-  | { kind: 'report-done' };
-
-/** Every progress event a workflow tells. */
-export type Progress =
-  | PlanProgress
-  | ReportReadProgress
-  /** `monsync test` starts testing the mail paths. */
+  | { kind: 'timings'; configurationMs: number; accountMs: number; diffMs: number; sinceStartMs: number }
   | { kind: 'mail-paths'; monitors: number; concurrency: number; stepSeconds: number };
 
 /** The ticker line of a report read (drawn in place on a terminal); '' for `report-done`. */
-export function renderReportTicker(p: ReportReadProgress): string {
+export function renderReportTicker(p: TickerLine): string {
   switch (p.kind) {
     case 'report-monitors':
       return `Reading ${p.monitors} monitors…`;
@@ -70,12 +50,12 @@ export function renderWaiting(elapsedMs: number): string {
 }
 
 /** `Reading account https://... (user) ...`, without a newline: the account about to be read. */
-export function renderReadingHead(p: Extract<PlanProgress, { kind: 'reading' }>): string {
+export function renderReadingHead(p: ReadingHead): string {
   return `Reading account ${p.url}${p.user !== undefined ? ` (${p.user})` : ''} ...`;
 }
 
 /** What the account holds and what reading it took: `12 monitors (10 SMTP), ... (0.3 s, 4 requests)`. */
-function accountCounts(p: Extract<PlanProgress, { kind: 'account' }>): string {
+function accountCounts(p: AccountCounts): string {
   return (
     `${plural(p.monitors, 'monitor')} (${p.smtpMonitors} SMTP), ` +
     `${plural(p.alerts, 'alert')}, ${plural(p.groups, 'group')}, ${plural(p.destinations, 'destination')} ` +
@@ -84,12 +64,12 @@ function accountCounts(p: Extract<PlanProgress, { kind: 'account' }>): string {
 }
 
 /** On a terminal, the read account's one line: `Reading account URL (user) ... 12 monitors ...`. */
-export function renderAccountLine(reading: Extract<PlanProgress, { kind: 'reading' }>, p: Extract<PlanProgress, { kind: 'account' }>): string {
+export function renderAccountLine(reading: ReadingHead, p: AccountCounts): string {
   return `${renderReadingHead(reading)} ${accountCounts(p)}\n`;
 }
 
 /** One line ending in a newline, as a log shows it (nothing for `account-failed`: the error says it; nor for a report's reads). */
-export function renderProgress(p: Progress): string {
+export function renderProgress(p: ProgressLine): string {
   switch (p.kind) {
     // A report's reads are a ticker where a person looks (renderReportTicker); a log shows none of them.
     case 'report-monitors':

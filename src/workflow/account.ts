@@ -5,22 +5,22 @@
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
-import type { OnProgress } from './progress.js';
+import type { Events } from './events.js';
 
-export type { OnProgress } from './progress.js';
+
 
 export interface AccountRead {
   /** From the first request to the last answer read and normalised. */
   ms: number;
   /** The live state; reports the read (and a healed contradiction after it) to `onProgress`. */
-  report(onProgress?: OnProgress): LiveState;
+  report(onProgress?: Events): LiveState;
 }
 
 /**
  * The account; with a configuration, single-group reads are limited to the groups it declares.
  * `signal` (apply's, for its final check): aborted, the read stops at once, waits included.
  */
-export async function readAccount(api: MonitoringApi, desired: DesiredState | null, onProgress?: OnProgress, signal?: AbortSignal): Promise<LiveState> {
+export async function readAccount(api: MonitoringApi, desired: DesiredState | null, onProgress?: Events, signal?: AbortSignal): Promise<LiveState> {
   const needed = desired ? groupsNeeded(desired) : undefined;
   return (await awaitRead(api, startAccountRead(api, needed, { ...(signal && { signal }) }), onProgress)).report(onProgress);
 }
@@ -29,7 +29,7 @@ export async function readAccount(api: MonitoringApi, desired: DesiredState | nu
  * The read started earlier, its answers awaited now: tells `onProgress` which account is being read
  * first (`reading`), and `account-failed` if the read fails (the error is the caller's to report).
  */
-export async function awaitRead(api: MonitoringApi, reading: Promise<AccountRead>, onProgress?: OnProgress): Promise<AccountRead> {
+export async function awaitRead(api: MonitoringApi, reading: Promise<AccountRead>, onProgress?: Events): Promise<AccountRead> {
   onProgress?.({ kind: 'reading', url: api.baseUrl, ...(api.user !== undefined ? { user: api.user } : {}) });
   try {
     return await reading;
@@ -45,18 +45,19 @@ export function groupsNeeded(desired: DesiredState): Set<string> {
 }
 
 /**
- * Starts the read at once; `needed` may be a promise, so the reads can start before the configuration is loaded.
+ * The one caller of `readLive` (test/arch/claims.test.ts). Starts the read at once; `needed` may be a promise, so the reads can start before the configuration is loaded.
  * `requested` is called once the list requests are made (plan's configuration load waits for it: config/load.ts, Beside).
+ * `wireTypes` is filled with each monitor's type as the service sent it (the emulator's clone keeps them).
  */
 export async function startAccountRead(
   api: MonitoringApi,
   needed: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined> | undefined,
-  opts: { signal?: AbortSignal; requested?: () => void } = {},
+  opts: { signal?: AbortSignal; requested?: () => void; wireTypes?: Map<string, string> } = {},
 ): Promise<AccountRead> {
   const { readLive } = await import('../plan/read-live.js');
   const before = api.stats.requests;
   const started = performance.now();
-  const reading = readLive(api, { ...(needed && { groupsNeeded: needed }), ...(opts.signal && { signal: opts.signal }) });
+  const reading = readLive(api, { ...(needed && { groupsNeeded: needed }), ...(opts.signal && { signal: opts.signal }), ...(opts.wireTypes && { wireTypes: opts.wireTypes }) });
   opts.requested?.();
   const { live, healed } = await reading;
   const ms = performance.now() - started;

@@ -3,9 +3,9 @@
  * against the account, check the delete threshold, ask (when a `confirm` is given), run the
  * changes, then read the account again and plan once more to tell whether it now matches.
  *
- * Everything a person may want to see goes to an `ApplyHooks` (Terraform's UiHook is the model:
- * the workflow says what happened, the hooks decide how it looks: on a terminal, as plain lines,
- * as JSON). Problems before the first write are UserErrors; after it, outcomes are values. An
+ * Everything a person may want to see goes to its events (src/workflow/events.ts, `ApplyEvent`;
+ * Terraform's UiHook is the model: the workflow says what happened, the view decides how it looks:
+ * on a terminal, as plain lines, as JSON). The client it opens is closed when it returns. Problems before the first write are UserErrors; after it, outcomes are values. An
  * aborted `signal` (Ctrl-C, SIGTERM, wired by the caller) starts no new call; running ones finish.
  */
 import type { ApplyResult, ChangeResult } from '../apply/execute.js';
@@ -19,9 +19,12 @@ import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
-import type { OnProgress } from './account.js';
 import type { CommandContext } from './context.js';
-import { computePlan, planFlow, stopOnFindings } from './plan.js';
+import { NO_EVENTS, type Events } from './events.js';
+import { computePlan, planWithClient, stopOnFindings } from './plan.js';
+import type { VerifyOptions } from './verify.js';
+
+export type { VerifyOptions } from './verify.js';
 
 /** What a person is asked before the first write: the plan and the account it will change. */
 export interface ApplyQuestion {
@@ -34,38 +37,7 @@ export interface ApplyQuestion {
 
 export type ConfirmAnswer = 'yes' | 'no' | 'interrupted';
 
-/** Calls the client made during the run: the only retries there are (src/api/retry.ts). */
-export interface RunStats {
-  requests: number;
-  retries: number;
-}
-
-/**
- * What the workflow tells while it runs, in order: progress of the reads, `planned`, then (when
- * there is something to do and it was approved) `applying`, a `started`/`finished` per change,
- * `applied`, and, when the configuration is known, `checking` then `checked` or `checkFailed`.
- */
-export interface ApplyHooks {
-  /** Reading the configuration and the account (src/render/progress.ts events). */
-  progress: OnProgress;
-  /** The plan that will be applied, before the delete threshold and the question. */
-  planned(plan: Plan): void;
-  applying(info: { changes: number; parallelism: number }): void;
-  started(ref: string, label: string): void;
-  finished(result: ChangeResult): void;
-  /** `planFollows`: a check of the account comes next. */
-  applied(result: ApplyResult, stats: RunStats, planFollows: boolean): void;
-  checking(): void;
-  /** The plan made after the apply: no changes when the account matches. */
-  checked(next: Plan): void;
-  /** The check could not run; the changes were made. `details`: why, redacted by the caller. */
-  checkFailed(details: string[]): void;
-  /**
-   * A saved plan was applied and checked against the desired state saved in it, but the configuration
-   * files on disk now say something else (or cannot be read): what the next plan will work from.
-   */
-  savedPlanFilesDiffer?(files: readonly string[], why: 'differ' | 'unreadable'): void;
-}
+export type { RunStats } from './events.js';
 
 export interface ApplyFlowOptions {
   /** A plan saved by `plan --out`: applied only if the account is as it was (the context's configuration is not read). */
@@ -81,18 +53,32 @@ export interface ApplyFlowOptions {
   confirm?: (q: ApplyQuestion) => Promise<ConfirmAnswer>;
   /** Aborted: no new call starts. */
   signal?: AbortSignal;
-  hooks: ApplyHooks;
+  /** `apply --verify`: then wait for the first round trip of each monitor created or changed (src/mailpath/verify.ts). */
+  verify?: VerifyOptions;
 }
+
 
 export type ApplyOutcome =
   | { status: 'no-changes'; plan: Plan }
   /** The person said no, or interrupted the question: nothing was sent. */
   | { status: 'declined'; plan: Plan; interrupted: boolean }
   /** `remaining`: the changes apply's own check still plans (null when it did not run). */
-  | { status: 'applied'; plan: Plan; result: ApplyResult; check: 'matches' | 'differs' | 'failed' | 'none'; remaining: number | null; api: MonitoringApi };
+  /** `unverified`: with `verify`, the monitors whose first round trip did not complete (else 0). */
+  | { status: 'applied'; plan: Plan; result: ApplyResult; check: 'matches' | 'differs' | 'failed' | 'none'; remaining: number | null; unverified: number };
 
-export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Promise<ApplyOutcome> {
-  const { hooks } = opts;
+export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions, events: Events = NO_EVENTS): Promise<ApplyOutcome> {
+  const opened: MonitoringApi[] = [];
+  try {
+    const outcome = await applyWith(ctx, opts, events, opened);
+    if (outcome.status !== 'applied' || opts.verify === undefined || outcome.result.interrupted || opts.signal?.aborted) return outcome;
+    const { verifyApplied } = await import('./verify.js');
+    return { ...outcome, unverified: await verifyApplied(outcome.result, opened[0]!, opts.verify, events) };
+  } finally {
+    for (const api of opened) await api.destroy?.().catch(() => undefined);
+  }
+}
+
+async function applyWith(ctx: CommandContext, opts: ApplyFlowOptions, events: Events, opened: MonitoringApi[]): Promise<ApplyOutcome> {
   let api: MonitoringApi;
   let plan: Plan;
   let live: LiveState;
@@ -100,20 +86,25 @@ export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Pr
   const saved = opts.savedPlan !== undefined;
   if (opts.savedPlan !== undefined) {
     api = await ctx.connect({ concurrency: Math.max(16, opts.parallelism) });
-    ({ plan, live, desired } = await loadSavedPlan(ctx, api, opts.savedPlan, hooks.progress));
+    opened.push(api);
+    ({ plan, live, desired } = await loadSavedPlan(ctx, api, opts.savedPlan, events));
     // The findings the plan was made with: an error would have stopped it, a warning stops --strict.
     await stopOnFindings(plan.checks ?? [], opts.strict);
   } else {
-    ({ plan, live, desired, api } = await planFlow(ctx, {
-      prune: opts.prune,
-      targets: opts.targets,
-      strict: opts.strict,
-      onProgress: hooks.progress,
-      // The client's own cap must not hold apply below --parallelism (its default is 16).
-      concurrency: Math.max(16, opts.parallelism),
-    }));
+    ({ plan, live, desired, api } = await planWithClient(
+      ctx,
+      {
+        prune: opts.prune,
+        targets: opts.targets,
+        strict: opts.strict,
+        // The client's own cap must not hold apply below --parallelism (its default is 16).
+        concurrency: Math.max(16, opts.parallelism),
+      },
+      events,
+    ));
+    opened.push(api);
   }
-  hooks.planned(plan);
+  events({ kind: 'planned', plan });
   if (plan.changes.length === 0) return { status: 'no-changes', plan };
 
   const { checkDeletes } = await import('../apply/safety.js');
@@ -126,10 +117,10 @@ export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Pr
   }
 
   // Plan again afterwards, so the log shows whether the account now matches (or what still differs).
-  const result = await execute(plan, api, opts, true, live);
-  if (result.interrupted) return { status: 'applied', plan, result, check: 'none', remaining: null, api };
+  const result = await execute(plan, api, opts, events, live);
+  if (result.interrupted) return { status: 'applied', plan, result, check: 'none', remaining: null, unverified: 0 };
 
-  hooks.checking();
+  events({ kind: 'checking' });
   try {
     // The desired state this run applied (a saved plan's own, not the files on disk, which may have
     // moved on since): the check is whether the account now matches what was applied.
@@ -138,16 +129,16 @@ export async function applyFlow(ctx: CommandContext, opts: ApplyFlowOptions): Pr
     // The plan's own inputs (target, prune, targets, account), at the service's time now.
     const { savedPlanInputs } = await import('./assemble.js');
     const next = await computePlan(desired, liveAfter, { ...savedPlanInputs(plan), nowMs: ctx.serviceNow(api) });
-    hooks.checked(next);
+    events({ kind: 'checked', next });
     const onDisk = saved && plan.files.length > 0 ? await filesOnDisk(ctx, plan.files, desired) : 'same';
-    if (onDisk !== 'same') hooks.savedPlanFilesDiffer?.(plan.files, onDisk);
-    return { status: 'applied', plan, result, check: next.changes.length === 0 ? 'matches' : 'differs', remaining: next.changes.length, api };
+    if (onDisk !== 'same') events({ kind: 'saved-plan-files-differ', files: plan.files, why: onDisk });
+    return { status: 'applied', plan, result, check: next.changes.length === 0 ? 'matches' : 'differs', remaining: next.changes.length, unverified: 0 };
   } catch (err) {
     // The changes were made: a check that cannot run (the account cannot be read again) must not
     // fail the run, nor say that no change was sent.
     if (!(err instanceof UserError) && !(err instanceof Error && err.name === 'ApiError')) throw err;
-    hooks.checkFailed(err instanceof UserError ? err.details : [err.message]);
-    return { status: 'applied', plan, result, check: 'failed', remaining: null, api };
+    events({ kind: 'check-failed', details: err instanceof UserError ? err.details : [err.message] });
+    return { status: 'applied', plan, result, check: 'failed', remaining: null, unverified: 0 };
   }
 }
 
@@ -165,10 +156,9 @@ async function filesOnDisk(ctx: CommandContext, files: string[], desired: Desire
   }
 }
 
-async function execute(plan: Plan, api: MonitoringApi, opts: ApplyFlowOptions, planFollows: boolean, live: LiveState): Promise<ApplyResult> {
+async function execute(plan: Plan, api: MonitoringApi, opts: ApplyFlowOptions, events: Events, live: LiveState): Promise<ApplyResult> {
   const { executePlan, heldIds } = await import('../apply/execute.js');
-  const { hooks } = opts;
-  hooks.applying({ changes: plan.changes.length, parallelism: opts.parallelism });
+  events({ kind: 'applying', changes: plan.changes.length, parallelism: opts.parallelism });
   const before = { ...api.stats };
   const result = await executePlan(plan, api, {
     parallelism: opts.parallelism,
@@ -176,16 +166,13 @@ async function execute(plan: Plan, api: MonitoringApi, opts: ApplyFlowOptions, p
     owner: plan.options.owner,
     // The ids the account held before: a create answered with one of them made something else.
     held: heldIds(live),
-    onEvent: (e) => {
-      if (e.type === 'started') hooks.started(e.ref, e.label);
-      else hooks.finished(e.result);
-    },
+    onEvent: (e) => events(e.type === 'started' ? { kind: 'change-started', ref: e.ref, label: e.label } : { kind: 'change-finished', result: e.result }),
   });
-  hooks.applied(result, { requests: api.stats.requests - before.requests, retries: api.stats.retries - before.retries }, planFollows);
+  events({ kind: 'applied', result, stats: { requests: api.stats.requests - before.requests, retries: api.stats.retries - before.retries }, planFollows: true });
   return result;
 }
 
-async function loadSavedPlan(ctx: CommandContext, api: MonitoringApi, file: string, onProgress: OnProgress): Promise<{ plan: Plan; live: LiveState; desired: DesiredState }> {
+async function loadSavedPlan(ctx: CommandContext, api: MonitoringApi, file: string, events: Events): Promise<{ plan: Plan; live: LiveState; desired: DesiredState }> {
   const [{ readSavedPlan, checkFingerprint, proveSavedPlan, NO_DESIRED_STATE }, { fingerprintLive }, { assemblePlan, savedPlanInputs }] = await Promise.all([
     import('../apply/saved-plan.js'),
     import('../plan/fingerprint.js'),
@@ -207,7 +194,7 @@ async function loadSavedPlan(ctx: CommandContext, api: MonitoringApi, file: stri
   if (fromFile.target !== api.baseUrl) {
     throw new UserError(`this plan was made against ${fromFile.target}, not ${api.baseUrl}; run plan again`);
   }
-  const live = await ctx.readAccount(api, desired, onProgress);
+  const live = await ctx.readAccount(api, desired, events);
   const check = checkFingerprint(fromFile, fingerprintLive(live, fromFile.options));
   if (!check.ok) throw new UserError(check.message);
   // The account is the one the plan saw: the file's changes must be what the one assembly gives now

@@ -25,16 +25,17 @@ import type { MonitoringClient } from '../api/client.js';
 import { accountEnv, comparableUrl, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
 import type { MonitoringApi } from '../api/types.js';
 import { PLAIN_PREFIX, plainPrefixProblem } from '../config/account-prefix.js';
-import type { DeclaredAccount } from '../config/accounts.js';
+import { readDeclaredAccounts, type DeclaredAccount } from '../config/accounts.js';
 import type { Beside } from '../config/load.js';
 import type { ParseCache } from '../config/parse-cache.js';
-import type { DesiredState } from '../model/desired.js';
+import { alertCount, type DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import { redact } from '../util/redact.js';
-import { awaitRead, groupsNeeded, readAccount, startAccountRead, type AccountRead, type OnProgress } from './account.js';
+import { awaitRead, groupsNeeded, readAccount, startAccountRead, type AccountRead } from './account.js';
 import { chooseAccounts, type AccountChoice } from './accounts.js';
+import type { Events } from './events.js';
 import type { CommandIo } from './io.js';
 
 export type { CommandIo } from './io.js';
@@ -42,7 +43,6 @@ export type { ConnectionOptions, Env } from '../api/connect.js';
 /** The client a context's `connect` builds, as runners that hold it (to close it) name it. */
 export type CommandClient = MonitoringClient;
 export { timeoutSeconds } from '../api/connect.js';
-export type { OnProgress } from './account.js';
 
 export interface CommandOptions {
   io: CommandIo;
@@ -57,6 +57,11 @@ export interface CommandOptions {
    * declaration from monsync.yaml: `[]`).
    */
   declaredIn?: string[];
+  /**
+   * An offline command (validate): every declared account, no choice asked for, and none of the
+   * checks of the service's variables (the configuration's own problems are reported where they are).
+   */
+  offline?: boolean;
 }
 
 export interface LoadedConfiguration {
@@ -66,12 +71,11 @@ export interface LoadedConfiguration {
 }
 
 /** A configuration as read: sound, or its problems (`errors` counts those that are not warnings). */
-export type ConfigurationRead = ({ ok: true } & LoadedConfiguration) | { ok: false; errors: number; lines: string[] };
+export type ConfigurationRead = ({ ok: true } & LoadedConfiguration) | { ok: false; errors: number; files: number; lines: string[] };
 
 export interface LoadConfigurationOptions {
   /** Files instead of the context's (a saved plan's `files`); an account's `vars` and owner still apply. */
   paths?: string[];
-  onProgress?: OnProgress;
   /** What a broken configuration means for this command, after the count of problems. */
   consequence?: string;
   /** I/O to leave room for while the files are parsed (plan's account read: config/load.ts, Beside). */
@@ -88,15 +92,15 @@ export interface CommandContext {
   readonly connection: ConnectionOptions;
   /** The API client for this account (its pins checked again); the caller closes it. */
   connect(choices?: Omit<ConnectChoices, 'account'>): Promise<MonitoringClient>;
-  /** The configuration, or a UserError listing every problem (file, line, field). */
-  loadConfiguration(opts?: LoadConfigurationOptions): Promise<LoadedConfiguration>;
+  /** The configuration (told as a `configuration` event), or a UserError listing every problem (file, line, field). */
+  loadConfiguration(opts?: LoadConfigurationOptions, events?: Events): Promise<LoadedConfiguration>;
   /** The same load, its problems as a value (doctor reports them among its checks). */
   readConfiguration(opts?: Pick<LoadConfigurationOptions, 'paths' | 'beside'>): Promise<ConfigurationRead>;
   /**
-   * The live account, reported to `onProgress` (a healed contradiction included). Single-group reads
+   * The live account, told to `events` (a healed contradiction included). Single-group reads
    * are limited to the groups `scope` declares (a desired state) or names (a set); null reads all.
    */
-  readAccount(api: MonitoringApi, scope: DesiredState | ReadonlySet<string> | null, onProgress?: OnProgress, signal?: AbortSignal): Promise<LiveState>;
+  readAccount(api: MonitoringApi, scope: DesiredState | ReadonlySet<string> | null, events?: Events, signal?: AbortSignal): Promise<LiveState>;
   /**
    * The read started now (its answers awaited later with `awaitRead`); `needed` may settle later;
    * `requested` is called once the read's list requests are made (a configuration load waits for it: Beside).
@@ -117,8 +121,11 @@ export interface CommandRun {
 /** The accounts chosen, resolved and checked, before any request. */
 export async function openCommand(opts: CommandOptions): Promise<CommandRun> {
   const connection = opts.connection ?? {};
-  const accounts = await chooseAccounts(opts.declaredIn ?? opts.paths, opts.choice ?? {}, opts.io.cwd);
+  const accounts = opts.offline
+    ? ((await readDeclaredAccounts(opts.paths, opts.io.cwd))?.accounts ?? null)
+    : await chooseAccounts(opts.declaredIn ?? opts.paths, opts.choice ?? {}, opts.io.cwd);
   if (accounts === null) return { contexts: [makeContext(opts.io, opts.io.env, opts.paths, connection, undefined)], several: false };
+  if (opts.offline) return { contexts: accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a)), several: true };
   for (const account of accounts) {
     if (account.envPrefix === PLAIN_PREFIX) throw new UserError(`account ${account.name}: ${plainPrefixProblem(account.name)}; nothing was sent`);
     const mismatch = pinMismatch(account, opts.io.env, connection.url);
@@ -186,31 +193,32 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
         ...(opts.beside ? { beside: opts.beside } : {}),
       });
       if ('diagnostics' in result) {
-        return { ok: false, errors: result.diagnostics.filter((d) => d.severity !== 'warning').length, lines: formatDiagnosticLines(result.diagnostics, io.cwd) };
+        const errors = result.diagnostics.filter((d) => d.severity !== 'warning');
+        return { ok: false, errors: errors.length, files: new Set(errors.map((d) => d.file)).size, lines: formatDiagnosticLines(result.diagnostics, io.cwd) };
       }
       const s = result.state;
       if (account?.owner !== undefined) s.settings = { ...s.settings, owner: account.owner };
       return { ok: true, desired: s, warnings: formatDiagnosticLines(result.warnings, io.cwd) };
     },
-    async loadConfiguration(opts = {}) {
+    async loadConfiguration(opts = {}, events) {
       const read = await ctx.readConfiguration({ ...(opts.paths !== undefined ? { paths: opts.paths } : {}), ...(opts.beside ? { beside: opts.beside } : {}) });
       if (!read.ok) {
         throw new UserError(`the configuration has ${plural(read.errors, 'problem')}; ${opts.consequence ?? 'no change was sent to the service'}`, { details: read.lines });
       }
       const s = read.desired;
-      opts.onProgress?.({
+      events?.({
         kind: 'configuration',
         files: s.files.length,
         monitors: s.monitors.length,
-        alerts: s.alerts.length + s.monitors.reduce((n, m) => n + m.alerts.length, 0),
+        alerts: alertCount(s),
         groups: s.groups.length,
       });
       return { desired: s, warnings: read.warnings };
     },
-    readAccount: async (api, scope, onProgress, signal) =>
+    readAccount: async (api, scope, events, signal) =>
       scope instanceof Set
-        ? (await awaitRead(api, startAccountRead(api, scope, { ...(signal && { signal }) }), onProgress)).report(onProgress)
-        : readAccount(api, scope as DesiredState | null, onProgress, signal),
+        ? (await awaitRead(api, startAccountRead(api, scope, { ...(signal && { signal }) }), events)).report(events)
+        : readAccount(api, scope as DesiredState | null, events, signal),
     startAccountRead: (api, needed, requested) => startAccountRead(api, needed, { ...(requested && { requested }) }),
     // The offset is the service's Date header against the transport's clock, Date.now, which is the
     // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.

@@ -19,6 +19,8 @@ import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
 import type { CommandContext } from './context.js';
+import type { CommandRun } from './context.js';
+import { NO_EVENTS, type Events } from './events.js';
 import { computePlan } from './plan.js';
 
 export interface ExporterReaderOptions {
@@ -26,8 +28,6 @@ export interface ExporterReaderOptions {
   api: MonitoringApi;
   /** Whether a configuration was given (PATH..., or a declared account's files): exporterUsesConfiguration. */
   withConfiguration: boolean;
-  /** Where the configuration's problems go (one call per line). */
-  log: (line: string) => void;
 }
 
 /** The drift a plan shows: its changes by action. */
@@ -38,14 +38,16 @@ export function driftOf(plan: Pick<Plan, 'changes'>): DriftCounts {
 }
 
 /** One account's reader: each call is one read; what earlier reads saw is kept for the next. */
-export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions): { read(): Promise<AccountSample> } {
+/** Tells the configuration's problems (`configuration-problem`) once, when they change, and when they are mended. */
+export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions, events: Events = NO_EVENTS): { read(): Promise<AccountSample> } {
   let memory: ExporterMemory = emptyMemory();
   let lastProblem: string | null = null;
+  const account = ctx.account ? { account: ctx.account.name } : {};
   const problem = (lines: string[] | null) => {
     const text = lines === null ? null : lines.map(redact).join('\n');
     if (text === lastProblem) return;
-    if (text !== null) for (const line of text.split('\n')) opts.log(line);
-    else if (lastProblem !== null) opts.log('the configuration loads and plans again');
+    if (text !== null) events({ kind: 'configuration-problem', ...account, lines: text.split('\n') });
+    else if (lastProblem !== null) events({ kind: 'configuration-problem', ...account, lines: null });
     lastProblem = text;
   };
   return {
@@ -108,4 +110,71 @@ async function openMaintenance(desired: DesiredState, live: LiveState, nowMs: nu
 /** The exporter uses a configuration when PATH... is given or the context is a declared account's (its files). */
 export function exporterUsesConfiguration(ctx: Pick<CommandContext, 'account'>, paths: readonly string[]): boolean {
   return ctx.account !== undefined || paths.length > 0;
+}
+
+export interface ExporterFlowOptions {
+  /** Where to listen: `host`, `port` (0: a free one); `listen` as typed, for messages. */
+  listen: string;
+  host: string;
+  port: number;
+  /** How often each account is read. */
+  intervalMs: number;
+  /** The bearer token `/metrics` requires; null: none. */
+  token: string | null;
+  /** PATH... as typed: a configuration (the drift) when given. */
+  paths: readonly string[];
+  /** Aborted (SIGTERM, Ctrl-C): the reads stop, the server closes, the flow returns. */
+  signal: AbortSignal;
+}
+
+/**
+ * `monsync exporter`: serve the metrics (src/ops/exporter/server.ts) and read each account of the
+ * run once per interval (src/ops/exporter/loop.ts over `exporterReader`) until `signal` is aborted.
+ * Tells `listening` once the server is bound, `log` for each line of the read loop's log (a change
+ * of state: first read, failure, recovery) and `configuration-problem` as the reader tells them.
+ * Every client it opens (one per account, `ctx.connect`) is destroyed when it returns: reads in
+ * flight are abandoned, the process ends now.
+ */
+export async function exporterFlow(opened: CommandRun, opts: ExporterFlowOptions, events: Events = NO_EVENTS): Promise<void> {
+  const [{ ExporterMetrics }, { startExporterServer, isLoopback }, { runReadLoop }] = await Promise.all([
+    import('../ops/exporter/metrics.js'),
+    import('../ops/exporter/server.js'),
+    import('../ops/exporter/loop.js'),
+  ]);
+  const { contexts } = opened;
+  const metrics = new ExporterMetrics({ accounts: contexts.some((c) => c.account !== undefined), configuration: contexts.some((c) => exporterUsesConfiguration(c, opts.paths)) });
+  const clients: MonitoringApi[] = [];
+  try {
+    for (const ctx of contexts) clients.push(await ctx.connect({ onRequest: (e) => metrics.request(e.status, ctx.account?.name) }));
+    const read = new Set<number>();
+    const server = await startExporterServer({ host: opts.host, port: opts.port, metrics, token: opts.token, ready: () => read.size === contexts.length }).catch((err: NodeJS.ErrnoException) => {
+      throw new UserError(`--listen ${opts.listen}: cannot listen there: ${err.code ?? err.message}`);
+    });
+    events({ kind: 'listening', url: server.url, host: opts.host, open: !isLoopback(opts.host) && opts.token === null });
+    const log = (line: string) => events({ kind: 'log', line: redact(line) });
+    try {
+      await Promise.all(
+        contexts.map((ctx, i) => {
+          const reader = exporterReader(ctx, { api: clients[i]!, withConfiguration: exporterUsesConfiguration(ctx, opts.paths) }, events);
+          return runReadLoop({
+            intervalMs: opts.intervalMs,
+            metrics,
+            ...(ctx.account ? { account: ctx.account.name } : {}),
+            read: () => reader.read(),
+            log,
+            describe: (err) => redact(err instanceof UserError ? [err.message, ...err.details].join('; ') : err instanceof Error ? err.message : String(err)),
+            signal: opts.signal,
+            onRead: (ok) => {
+              if (ok) read.add(i);
+            },
+          });
+        }),
+      );
+    } finally {
+      await server.close();
+    }
+  } finally {
+    // Reads in flight are abandoned: the process ends now, not when their answers arrive.
+    await Promise.all(clients.map((c) => c.destroy?.().catch(() => undefined)));
+  }
 }

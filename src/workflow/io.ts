@@ -36,6 +36,11 @@ export interface CommandIo extends Output {
    * (the same signal again quits at once). Absent: nothing interrupts the run.
    */
   interrupts?: (handler: (signal: InterruptSignal) => void) => () => void;
+  /**
+   * Ends the process now with `code`: for a command whose interruption must not wait for what is in
+   * flight (export, once its temporary files are removed). Absent in-process: nothing to end.
+   */
+  exit?: (code: number) => never;
 }
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';

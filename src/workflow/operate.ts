@@ -1,15 +1,16 @@
 /**
  * The operator commands that act on one account through the command context, without printing:
  * `pause`, `resume`, `data` and `drill`. Each builds its client with `ctx.connect`, reads times on the
- * service's clock (`ctx.serviceNow`), tells each outcome as it lands (a failure part way leaves a
+ * service's clock (`ctx.serviceNow`), tells each outcome as it lands (src/workflow/events.ts) (a failure part way leaves a
  * record of what was already done) and closes the client. Usage errors in what was typed are the
  * runner's, before any of these runs.
  */
 import type { MonitorData } from '../api/types.js';
-import type { DrillOptions, DrillReport } from '../ops/drill.js';
+import type { DrillReport } from '../ops/drill.js';
 import type { EmulatorControlApi } from '../ops/emulator-control.js';
 import type { Outcome, Targets } from '../ops/pause.js';
 import type { CommandContext } from './context.js';
+import { NO_EVENTS, type Events } from './events.js';
 
 export interface TargetChoice {
   monitor?: string[];
@@ -22,19 +23,16 @@ export interface PauseFlowOptions {
   targets: TargetChoice;
   /** pause: for how long. */
   seconds?: number;
-  /** Told of the targets once resolved (a global pause or resume is slow on the real service). */
-  onTargets?: (targets: Targets) => void;
-  /** Each outcome as it lands; `nowMs` on the service's clock. */
-  onDone: (o: Outcome, nowMs: number) => void;
 }
 
-export async function pauseFlow(ctx: CommandContext, opts: PauseFlowOptions): Promise<Outcome[]> {
+/** Tells the targets once resolved (`pause-targets`), then each outcome as it lands (`pause-outcome`). */
+export async function pauseFlow(ctx: CommandContext, opts: PauseFlowOptions, events: Events = NO_EVENTS): Promise<Outcome[]> {
   const { pauseTargets, resolveTargets, resumeTargets } = await import('../ops/pause.js');
   const api = await ctx.connect();
   try {
     const targets = await resolveTargets(api, opts.targets, opts.verb);
-    opts.onTargets?.(targets);
-    const done = (o: Outcome) => opts.onDone(o, ctx.serviceNow(api));
+    events({ kind: 'pause-targets', verb: opts.verb, targets });
+    const done = (outcome: Outcome) => events({ kind: 'pause-outcome', verb: opts.verb, outcome, nowMs: ctx.serviceNow(api) });
     return opts.verb === 'pause' ? await pauseTargets(api, targets, opts.seconds ?? 0, done) : await resumeTargets(api, targets, done);
   } finally {
     await api.close();
@@ -71,15 +69,15 @@ export interface DrillFlowOptions {
   minutes: number;
   /** The emulator's control API at the client's base URL; refused before any API call when it is not a local emulator. */
   controlFor: (baseUrl: string) => Promise<EmulatorControlApi>;
-  onStart: NonNullable<DrillOptions['onStart']>;
 }
 
-export async function drillFlow(ctx: CommandContext, opts: DrillFlowOptions): Promise<DrillReport> {
+/** Tells `drill-start` when the outage begins. */
+export async function drillFlow(ctx: CommandContext, opts: DrillFlowOptions, events: Events = NO_EVENTS): Promise<DrillReport> {
   const { runDrill } = await import('../ops/drill.js');
   const api = await ctx.connect();
   try {
     const control = await opts.controlFor(api.baseUrl);
-    return await runDrill(api, control, { label: opts.label, minutes: opts.minutes, onStart: opts.onStart });
+    return await runDrill(api, control, { label: opts.label, minutes: opts.minutes, onStart: (start) => events({ kind: 'drill-start', ...start }) });
   } finally {
     await api.close();
   }

@@ -1,8 +1,7 @@
 /**
  * What `plan` and `apply` do before anything is shown or sent: load the configuration and read the
  * account through the command context (src/workflow/context.ts), then the one plan assembly
- * (src/workflow/assemble.ts). Prints nothing: progress goes to `onProgress` (src/render/progress.ts
- * makes the lines), problems are UserErrors, and nothing is ever written to the service here.
+ * (src/workflow/assemble.ts). Prints nothing: progress goes to its events (src/workflow/events.ts), problems are UserErrors, and nothing is ever written to the service here.
  */
 import type { MonitoringApi } from '../api/types.js';
 import type { DesiredState } from '../model/desired.js';
@@ -12,18 +11,15 @@ import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import type { AssemblyInputs } from './assemble.js';
-import { awaitRead, groupsNeeded, type OnProgress } from './account.js';
+import { awaitRead, groupsNeeded, type AccountRead } from './account.js';
 import type { CommandContext } from './context.js';
-
-export type { OnProgress } from './account.js';
+import { NO_EVENTS, type Events } from './events.js';
 
 export interface PlanFlowOptions {
   prune?: boolean;
   targets?: string[];
   /** The checks' warnings stop the plan too, not only their errors (`--strict`). */
   strict?: boolean;
-  /** Told what was read and how long it took; nothing is reported without it. */
-  onProgress?: OnProgress;
   /** The live-state fingerprint (default true): false when the plan is only shown as text (DiffOptions.fingerprint). */
   fingerprint?: boolean;
   /** Requests in flight at once (apply's --parallelism must not be held below it by the client's default). */
@@ -94,7 +90,14 @@ const TURN_EVERY_MS = 10;
  * still decides what is reported: a broken one is reported alone, before any problem with
  * credentials or the network, the reads in flight are abandoned, and nothing is ever written.
  */
-export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Promise<PlanFlowResult & { api: MonitoringApi }> {
+export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions, events: Events = NO_EVENTS): Promise<PlanFlowResult> {
+  const { api, ...result } = await planWithClient(ctx, opts, events);
+  await abandon(api);
+  return result;
+}
+
+/** planFlow, its client left open for the caller (apply writes with it), who closes it. */
+export async function planWithClient(ctx: CommandContext, opts: PlanFlowOptions, events: Events): Promise<PlanFlowResult & { api: MonitoringApi }> {
   let settleNeeded!: (names: ReadonlySet<string> | undefined) => void;
   const needed = new Promise<ReadonlySet<string> | undefined>((resolve) => (settleNeeded = resolve));
   const connecting = ctx.connect(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {});
@@ -111,7 +114,7 @@ export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Prom
     // The account's requests out first, its answers taken in between files (config/load.ts, Beside);
     // what the load waits on never rejects (a failed connection is reported below, once).
     const beside = { started: Promise.race([sent, reading.then(noop, noop)]), turnEveryMs: TURN_EVERY_MS };
-    ({ desired } = await ctx.loadConfiguration({ ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), beside }));
+    ({ desired } = await ctx.loadConfiguration({ beside }, events));
   } catch (err) {
     settleNeeded(undefined);
     await connecting.then((api) => abandon(api), () => undefined);
@@ -120,8 +123,16 @@ export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Prom
   const configurationMs = performance.now() - started;
   settleNeeded(groupsNeeded(desired));
   const api = await connecting;
-  const read = await awaitRead(api, reading, opts.onProgress);
-  const live = read.report(opts.onProgress);
+  try {
+    return await assembleFor(ctx, api, await awaitRead(api, reading, events), desired, configurationMs, opts, events);
+  } catch (err) {
+    await abandon(api);
+    throw err;
+  }
+}
+
+async function assembleFor(ctx: CommandContext, api: MonitoringApi, read: AccountRead, desired: DesiredState, configurationMs: number, opts: PlanFlowOptions, events: Events): Promise<PlanFlowResult & { api: MonitoringApi }> {
+  const live = read.report(events);
   const diffStarted = performance.now();
   const plan = await computePlan(desired, live, {
     target: api.baseUrl,
@@ -133,7 +144,7 @@ export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Prom
   });
   await stopOnFindings(plan.checks ?? [], opts.strict);
   // For a slow plan on a large account: which part to look at.
-  opts.onProgress?.({ kind: 'timings', configurationMs, accountMs: read.ms, diffMs: performance.now() - diffStarted, sinceStartMs: performance.now() });
+  events({ kind: 'timings', configurationMs, accountMs: read.ms, diffMs: performance.now() - diffStarted, sinceStartMs: performance.now() });
   return { plan, desired, live, api };
 }
 
@@ -156,7 +167,7 @@ export async function readPlanFile(file: string): Promise<Plan> {
   return saved.plan;
 }
 
-/** Drops the reads still in flight, so a failed run ends now rather than when the answers arrive. */
+/** Closes the client, dropping the reads still in flight: a failed run ends now rather than when the answers arrive. */
 async function abandon(api: MonitoringApi): Promise<void> {
   await api.destroy?.().catch(() => undefined);
 }

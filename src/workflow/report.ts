@@ -1,11 +1,11 @@
 /**
  * What `monsync report` does, without printing: read the report (src/ops/report.ts) through the
  * command context's client, its period resolved on the service's clock (`ctx.serviceNow`: an
- * emulator's may be anywhere). Progress goes to `onProgress`; rendering and writing are the runner's.
+ * emulator's may be anywhere). Its reads are told as events (`report-*`, ending with `report-done`); rendering and writing are the runner's.
  */
 import type { PeriodRequest, Report, ReportProgress } from '../ops/report.js';
 import type { CommandContext } from './context.js';
-import type { OnProgress } from './progress.js';
+import { NO_EVENTS, type Events, type WorkflowEvent } from './events.js';
 
 export interface ReportFlowOptions {
   period: PeriodRequest;
@@ -13,11 +13,9 @@ export interface ReportFlowOptions {
   groups?: string[];
   /** Requests in flight at once. */
   concurrency: number;
-  /** The reads, in the one vocabulary (`report-*`), ending with `report-done`. */
-  onProgress?: OnProgress;
 }
 
-export async function reportFlow(ctx: CommandContext, opts: ReportFlowOptions): Promise<Report> {
+export async function reportFlow(ctx: CommandContext, opts: ReportFlowOptions, events: Events = NO_EVENTS): Promise<Report> {
   const { buildReport, resolvePeriod } = await import('../ops/report.js');
   const api = await ctx.connect({ concurrency: opts.concurrency });
   try {
@@ -27,16 +25,16 @@ export async function reportFlow(ctx: CommandContext, opts: ReportFlowOptions): 
       ...(opts.groups && { groups: opts.groups }),
       concurrency: opts.concurrency,
       now: () => Math.floor(ctx.serviceNow(api) / 1000),
-      ...(opts.onProgress && { onProgress: (p: ReportProgress) => opts.onProgress!(reportEvent(p)) }),
+      onProgress: (p: ReportProgress) => events(reportEvent(p)),
     });
   } finally {
-    opts.onProgress?.({ kind: 'report-done' });
+    events({ kind: 'report-done' });
     await api.close();
   }
 }
 
-/** ops/report.ts's own events in the one vocabulary. */
-function reportEvent(p: ReportProgress): Parameters<OnProgress>[0] {
+/** ops/report.ts's own progress as workflow events. */
+function reportEvent(p: ReportProgress): WorkflowEvent {
   switch (p.kind) {
     case 'start':
       return { kind: 'report-monitors', monitors: p.monitors };

@@ -11,6 +11,7 @@ import type { WindowPauses } from '../ops/maintenance.js';
 import type { PausedRow } from '../ops/pause.js';
 import type { StatusReport } from '../ops/status.js';
 import type { CommandContext } from './context.js';
+import { NO_EVENTS, type Events } from './events.js';
 
 export interface StatusFlowOptions {
   all: boolean;
@@ -18,8 +19,6 @@ export interface StatusFlowOptions {
   describe: boolean;
   /** Read the configuration's maintenance windows (PATH... was given). */
   windows: boolean;
-  /** Told which API answers and why, before the first request. */
-  onApi?: (reason: string) => void;
 }
 
 export interface StatusOutcome {
@@ -41,11 +40,12 @@ function hasV1Login(ctx: CommandContext): boolean {
   return set('MONSYNC_USERNAME') && set('MONSYNC_PASSWORD');
 }
 
-export async function statusFlow(ctx: CommandContext, opts: StatusFlowOptions): Promise<StatusOutcome> {
+/** Tells which API answers and why (`api-chosen`) before the first request. */
+export async function statusFlow(ctx: CommandContext, opts: StatusFlowOptions, events: Events = NO_EVENTS): Promise<StatusOutcome> {
   const windows = opts.windows ? await maintenanceWindows(ctx) : undefined;
   const [{ connectForStatus }, { buildStatusReport, describeActive, V2_STATUS_QUERY }] = await Promise.all([import('../ops/connect.js'), import('../ops/status.js')]);
   const { client, api, reason } = connectForStatus(ctx.connection, ctx.io.env);
-  opts.onApi?.(reason);
+  events({ kind: 'api-chosen', reason });
   let v1: MonitoringClient | undefined = api === 'v1' ? client : undefined;
   try {
     const summary = api === 'v2' ? await client.getV2Status(V2_STATUS_QUERY) : await client.getStatus();

@@ -1,7 +1,7 @@
 /** `monsync checks`: the catalogue as text and JSON, in-process. */
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/checks/index.js';
-import { runChecksList } from '../../src/cli/checks-run.js';
+import { runChecksList } from '../../src/cli/checks.js';
 import { captureIo } from '../helpers/io.js';
 
 describe('monsync checks', () => {

@@ -1,7 +1,7 @@
 /** `monsync validate` runs the offline checks: findings printed, errors (and with --strict warnings) fail it. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runValidate } from '../../src/cli/validate-run.js';
+import { runValidate } from '../../src/cli/validate.js';
 import { captureIo, lines } from '../helpers/io.js';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'checks');

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runApply } from '../../src/cli/apply-run.js';
+import { runApply } from '../../src/cli/apply.js';
 import { startTestEmulator, type RecordedRequest, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo, type CapturedIo } from '../helpers/io.js';
 import { addEntries, repeatEntry, startLyingProxy, type Lie } from '../helpers/lying-proxy.js';

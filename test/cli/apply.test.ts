@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runApply } from '../../src/cli/apply-run.js';
+import { runApply } from '../../src/cli/apply.js';
 import { askYes } from '../../src/cli/terminal.js';
 import { UsageError, UserError } from '../../src/util/errors.js';
 import { startTestEmulator } from '../helpers/emulator.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExporter, type ExporterOptions } from '../../src/cli/exporter-run.js';
+import { runExporter, type ExporterOptions } from '../../src/cli/exporter.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/util/errors.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFmt, type FmtOptions } from '../../src/cli/fmt-run.js';
+import { runFmt, type FmtOptions } from '../../src/cli/fmt.js';
 import { captureIo, lines } from '../helpers/io.js';
 import { writeTree } from '../config/helpers.js';
 

@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promis
 import path from 'node:path';
 import { applyPatch } from 'diff';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runFmt, type FmtOptions } from '../../src/cli/fmt-run.js';
+import { runFmt, type FmtOptions } from '../../src/cli/fmt.js';
 import { BIN, ROOT, buildCli } from '../helpers/cli.js';
 import { captureIo, lines } from '../helpers/io.js';
 import { writeTree } from '../config/helpers.js';

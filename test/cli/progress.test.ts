@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { printProgress } from '../../src/cli/progress.js';
-import type { PlanProgress } from '../../src/render/progress.js';
+import type { PlanProgress } from '../../src/workflow/events.js';
 import { captureIo, lines } from '../helpers/io.js';
 
 const reading: PlanProgress = { kind: 'reading', url: 'https://api.example.com', user: 'mail-team' };

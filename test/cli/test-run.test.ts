@@ -1,6 +1,6 @@
 /** `monsync test`'s runner in process: its usage errors come before anything is read or asked. */
 import { describe, expect, it } from 'vitest';
-import { runTest, type TestOptions } from '../../src/cli/test-run.js';
+import { runTest, type TestOptions } from '../../src/cli/test.js';
 import { UsageError } from '../../src/util/errors.js';
 import { captureIo } from '../helpers/io.js';
 

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runValidate } from '../../src/cli/validate-run.js';
+import { runValidate } from '../../src/cli/validate.js';
 import { BIN, buildCli } from '../helpers/cli.js';
 import { captureIo, lines } from '../helpers/io.js';
 import { writeTree } from '../config/helpers.js';

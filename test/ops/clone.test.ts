@@ -9,6 +9,8 @@ import { MonitoringClient } from '../../src/api/client.js';
 import { DEFAULT_CREDENTIALS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { copyOf } from '../../src/ops/clone.js';
 import { readAccountCopy } from '../../src/workflow/clone.js';
+import { commandContext } from '../../src/workflow/context.js';
+import { captureIo } from '../helpers/io.js';
 import { readLive } from '../../src/plan/read-live.js';
 import { fingerprintLive } from '../../src/plan/fingerprint.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -25,6 +27,9 @@ afterAll(async () => {
 });
 
 const client = (url: string) => new MonitoringClient({ baseUrl: url, username: DEFAULT_CREDENTIALS.v1.user, password: DEFAULT_CREDENTIALS.v1.password });
+
+/** The command context of the account at `url`, as `emulator --clone-from URL` opens it. */
+const contextOf = (url: string) => commandContext(captureIo({ MONSYNC_USERNAME: DEFAULT_CREDENTIALS.v1.user, MONSYNC_PASSWORD: DEFAULT_CREDENTIALS.v1.password }), [], { url });
 
 async function live(url: string) {
   const c = client(url);
@@ -53,9 +58,7 @@ describe('an account copy', () => {
     });
     await original.control.clearRequests();
 
-    const c = client(original.url);
-    const { copy, requests } = await readAccountCopy(c);
-    await c.close();
+    const { copy, requests } = await readAccountCopy(contextOf(original.url));
     expect((await original.control.requests()).map((r) => r.method)).toEqual(Array(requests).fill('GET'));
 
     const replica = await startEmulator({ host: '127.0.0.1', port: 0, account: copy });
@@ -77,9 +80,7 @@ describe('an account copy', () => {
   // answered `HTTP`, `Ping`, `DNS Query`: a script reading the replica saw another service.
   it('answers each monitor type as the original sent it, on the config list and the status pages', async () => {
     await original.control.reset('default');
-    const c = client(original.url);
-    const { copy } = await readAccountCopy(c);
-    await c.close();
+    const { copy } = await readAccountCopy(contextOf(original.url));
     const replica = await startEmulator({ host: '127.0.0.1', port: 0, account: copy });
     started.push(replica);
     const types = async (url: string, path: string, list: string) => {

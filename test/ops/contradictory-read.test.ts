@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/util/errors.js';
-import { runDrillCommand } from '../../src/cli/drill-run.js';
-import { runPause, runPaused } from '../../src/cli/pause-run.js';
-import { runDoctorCommand } from '../../src/cli/doctor-run.js';
-import { runMaintain } from '../../src/cli/maintain-run.js';
+import { runDrillCommand } from '../../src/cli/drill.js';
+import { runPause, runPaused } from '../../src/cli/pause.js';
+import { runDoctorCommand } from '../../src/cli/doctor.js';
+import { runMaintain } from '../../src/cli/maintain.js';
 import { writeTree } from '../config/helpers.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { emptyAlertList, startLyingProxy, type Lie, type LyingProxy } from '../helpers/lying-proxy.js';

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MonitoringClient } from '../../src/api/client.js';
 import type { DataQuery, MonitorData, MonitoringApi } from '../../src/api/types.js';
-import { runData } from '../../src/cli/data-run.js';
-import { runStatus } from '../../src/cli/status-run.js';
+import { runData } from '../../src/cli/data.js';
+import { runStatus } from '../../src/cli/status.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { verifyRoundTrips } from '../../src/mailpath/verify.js';
 import { admitData, leftOutNote, noneLeftOut, MAX_ROUND_TRIP_MS } from '../../src/api/data-rules.js';

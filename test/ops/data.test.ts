@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runData } from '../../src/cli/data-run.js';
+import { runData } from '../../src/cli/data.js';
 import type { MonitorData } from '../../src/api/types.js';
 import { buildChart, summarize } from '../../src/ops/chart.js';
 import { renderDataText } from '../../src/render/ops-data.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/api/connect.js';
-import { runDoctorCommand } from '../../src/cli/doctor-run.js';
+import { runDoctorCommand } from '../../src/cli/doctor.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { runDoctor } from '../../src/ops/doctor.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDrillCommand } from '../../src/cli/drill-run.js';
-import { runPause } from '../../src/cli/pause-run.js';
+import { runDrillCommand } from '../../src/cli/drill.js';
+import { runPause } from '../../src/cli/pause.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';
 import { seedAccount, v1Env } from './helpers.js';

@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runDrillCommand } from '../../src/cli/drill-run.js';
-import { runPause } from '../../src/cli/pause-run.js';
+import { runDrillCommand } from '../../src/cli/drill.js';
+import { runPause } from '../../src/cli/pause.js';
 import type { EmulatorControlApi, OutboxMessage } from '../../src/ops/emulator-control.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';

@@ -4,10 +4,10 @@
  * an outage inside it, an operator's longer pause left alone, a second run sending nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runMaintain } from '../../src/cli/maintain-run.js';
-import { runPause, runPaused } from '../../src/cli/pause-run.js';
-import { runPlan } from '../../src/cli/plan-run.js';
-import { runStatus } from '../../src/cli/status-run.js';
+import { runMaintain } from '../../src/cli/maintain.js';
+import { runPause, runPaused } from '../../src/cli/pause.js';
+import { runPlan } from '../../src/cli/plan.js';
+import { runStatus } from '../../src/cli/status.js';
 import { writeTree } from '../config/helpers.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';

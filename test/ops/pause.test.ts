@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runPause, runPaused, runResume } from '../../src/cli/pause-run.js';
+import { runPause, runPaused, runResume } from '../../src/cli/pause.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';
 import { seedAccount, v1Env, type OpsAccount } from './helpers.js';

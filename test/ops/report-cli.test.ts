@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runReport, type ReportOptions } from '../../src/cli/report-run.js';
+import { runReport, type ReportOptions } from '../../src/cli/report.js';
 import { UsageError } from '../../src/util/errors.js';
 import { apiCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runPause } from '../../src/cli/pause-run.js';
-import { runStatus } from '../../src/cli/status-run.js';
+import { runPause } from '../../src/cli/pause.js';
+import { runStatus } from '../../src/cli/status.js';
 import { UserError } from '../../src/util/errors.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';

@@ -1,13 +1,14 @@
 /**
- * The apply workflow (src/workflow/apply.ts) prints nothing: it tells its hooks what happened, in
+ * The apply workflow (src/workflow/apply.ts) prints nothing: it tells its events what happened, in
  * order, asks through `confirm` before its first write, and stops starting calls when its signal
- * is aborted. The views that turn the hooks into text or JSON are test/cli/apply.test.ts's.
+ * is aborted. The views that turn the events into text or JSON are test/cli/apply.test.ts's.
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MonitoringClient } from '../../src/api/client.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
-import { applyFlow, type ApplyHooks, type ApplyQuestion } from '../../src/workflow/apply.js';
+import { applyFlow, type ApplyQuestion } from '../../src/workflow/apply.js';
+import { isProgress, type Events, type WorkflowEvent } from '../../src/workflow/events.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startLyingProxy } from '../helpers/lying-proxy.js';
 import { v1Env } from '../ops/helpers.js';
@@ -33,24 +34,22 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Hooks that note each call by name (progress by its kind), in order. */
-function recorder(): { hooks: ApplyHooks; calls: string[] } {
+/** The apply events' names as these tests note them (the progress of reads by its kind). */
+const NAMES: Partial<Record<WorkflowEvent['kind'], string>> = {
+  planned: 'planned',
+  applying: 'applying',
+  'change-started': 'started',
+  'change-finished': 'finished',
+  applied: 'applied',
+  checking: 'checking',
+  checked: 'checked',
+  'check-failed': 'checkFailed',
+};
+
+/** Events noted by name, in order. */
+function recorder(): { events: Events; calls: string[] } {
   const calls: string[] = [];
-  const note = (name: string) => () => void calls.push(name);
-  return {
-    calls,
-    hooks: {
-      progress: (p) => void calls.push(`progress:${p.kind}`),
-      planned: note('planned'),
-      applying: note('applying'),
-      started: note('started'),
-      finished: note('finished'),
-      applied: note('applied'),
-      checking: note('checking'),
-      checked: note('checked'),
-      checkFailed: note('checkFailed'),
-    },
-  };
+  return { calls, events: (e) => void calls.push(isProgress(e) ? `progress:${e.kind}` : (NAMES[e.kind] ?? e.kind)) };
 }
 
 const writes = async () => (await emu.control.requests()).filter((r) => r.method !== 'GET' && !r.path.includes('token'));
@@ -58,8 +57,8 @@ const writes = async () => (await emu.control.requests()).filter((r) => r.method
 describe('applyFlow', () => {
   it('tells its hooks what happened, in order, and writes nothing to the terminal itself', async () => {
     const out = [vi.spyOn(process.stdout, 'write').mockImplementation(() => true), vi.spyOn(process.stderr, 'write').mockImplementation(() => true)];
-    const { hooks, calls } = recorder();
-    const outcome = await applyFlow(contextFor([SMALL]), { parallelism: 1, hooks });
+    const { events, calls } = recorder();
+    const outcome = await applyFlow(contextFor([SMALL]), { parallelism: 1 }, events);
     expect(out.map((w) => w.mock.calls.length)).toEqual([0, 0]);
     expect(outcome.status).toBe('applied');
     if (outcome.status !== 'applied') return;
@@ -83,11 +82,10 @@ describe('applyFlow', () => {
 
   it('asks before its first write, naming the account; a "no" sends nothing', async () => {
     const asked: ApplyQuestion[] = [];
-    const { hooks, calls } = recorder();
+    const { events, calls } = recorder();
     const outcome = await applyFlow(contextFor([SMALL]), { parallelism: 4,
-      hooks,
       confirm: async (q) => (asked.push(q), 'no'),
-    });
+    }, events);
     expect(outcome).toMatchObject({ status: 'declined', interrupted: false });
     expect(asked.map((q) => [q.url, q.user, q.plan.changes.length > 0])).toEqual([[emu.url, 'demo@example.com', true]]);
     expect(calls.at(-1)).toBe('planned');
@@ -96,11 +94,9 @@ describe('applyFlow', () => {
 
   it('starts no call once its signal is aborted, and says the run was interrupted', async () => {
     const controller = new AbortController();
-    const { hooks } = recorder();
     const outcome = await applyFlow(contextFor([SMALL]), { parallelism: 1,
-      hooks: { ...hooks, applying: () => controller.abort() },
       signal: controller.signal,
-    });
+    }, (e) => e.kind === 'applying' && controller.abort());
     expect(outcome.status).toBe('applied');
     if (outcome.status !== 'applied') return;
     expect(outcome.result.interrupted).toBe(true);
@@ -124,14 +120,13 @@ describe('applyFlow', () => {
       setImmediate(() => controller.abort());
       return new Promise<void>(() => {});
     };
-    const { hooks, calls } = recorder();
+    const { events, calls } = recorder();
     try {
       const ctx = contextFor([SMALL]);
       const outcome = await applyFlow({ ...ctx, connect: async () => new MonitoringClient({ baseUrl: proxy.url, username: v1.user, password: v1.password, sleep }) }, {
         parallelism: 1,
-        hooks,
         signal: controller.signal,
-      });
+      }, events);
       expect(proxy.lied.size, 'the final check was answered 429').toBe(1);
       expect(asked).toEqual([expect.any(Number)]);
       expect(asked[0]).toBeGreaterThan(29_000);

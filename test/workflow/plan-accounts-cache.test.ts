@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createParseCache, type ParseCache } from '../../src/config/parse-cache.js';
-import { runPlan } from '../../src/cli/plan-run.js';
+import { runPlan } from '../../src/cli/plan.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';

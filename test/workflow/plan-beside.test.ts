@@ -29,7 +29,8 @@ describe('planFlow beside a connection that fails at once', () => {
           throw new UserError('account staging expects another URL; nothing was sent');
         },
       },
-      { onProgress: (p) => kinds.push(p.kind) },
+      {},
+      (p) => kinds.push(p.kind),
     );
     await expect(failing).rejects.toThrow('account staging expects another URL');
     // A rejection left unhandled is reported after the turn it happened in.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeSavedPlan, SavedPlanError } from '../../src/apply/saved-plan.js';
-import { runPlan } from '../../src/cli/plan-run.js';
+import { runPlan } from '../../src/cli/plan.js';
 import { fingerprintLive } from '../../src/plan/fingerprint.js';
 import { planFlow } from '../../src/workflow/plan.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';

@@ -1,10 +1,10 @@
 /**
  * The plan workflow (src/workflow/plan.ts) prints nothing: what it read is reported through
- * `onProgress`, problems are UserErrors, and the command decides what reaches the terminal.
+ * its events (src/workflow/events.ts), problems are UserErrors, and the command decides what reaches the terminal.
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Progress } from '../../src/workflow/progress.js';
+import type { Progress } from '../../src/workflow/events.js';
 import { renderProgress } from '../../src/render/progress.js';
 import { UserError } from '../../src/util/errors.js';
 import { planFlow } from '../../src/workflow/plan.js';
@@ -36,7 +36,7 @@ describe('planFlow', () => {
   it('reports the configuration, the account and the timings through onProgress and writes nothing itself', async () => {
     const writes = silenced();
     const events: Progress[] = [];
-    const { plan, desired, live } = await planFlow(contextFor([SMALL]), { onProgress: (p) => events.push(p) });
+    const { plan, desired, live } = await planFlow(contextFor([SMALL]), {}, (p) => events.push(p as Progress));
     expect(writes.map((w) => w.mock.calls.length)).toEqual([0, 0]);
     expect(events.map((e) => e.kind)).toEqual(['configuration', 'reading', 'account', 'timings']);
     expect(events[0]).toEqual({ kind: 'configuration', files: 1, monitors: 2, alerts: 2, groups: 0 });
@@ -57,7 +57,7 @@ describe('planFlow', () => {
 
   it('refuses a broken configuration as a UserError listing its problems, before any progress about the account', async () => {
     const events: Progress[] = [];
-    const run = planFlow(contextFor([join(SMALL, 'missing.yaml')]), { onProgress: (p) => events.push(p) });
+    const run = planFlow(contextFor([join(SMALL, 'missing.yaml')]), {}, (p) => events.push(p as Progress));
     await expect(run).rejects.toBeInstanceOf(UserError);
     await expect(run).rejects.toThrow(/no change was sent to the service/);
     expect(events).toEqual([]);

@@ -1,12 +1,13 @@
 /**
- * `monsync fmt [PATH...] [--check] [--diff]`: rewrites configuration files in the canonical layout
- * (src/config/format/format.ts says what that is and what is kept). Files are found as validate and
- * plan find them. A file that does not parse is reported as `file:line:column: message` and left
- * alone; every other file is still formatted. Offline: needs no credentials.
+ * What `monsync fmt [PATH...] [--check] [--diff]` does: rewrite configuration files in the canonical
+ * layout (src/config/format/format.ts says what that is and what is kept). Files are found as
+ * validate and plan find them (the context's paths). A file that does not parse is a problem
+ * (`file:line:column: message` lines) and is left alone; every other file is still formatted. Each
+ * file that changes (or, `check`, would) is told as a `formatted` event, with its diff when asked.
  */
-import { plural } from '../util/plural.js';
 import { pathText } from '../util/safe-text.js';
-import type { CommandIo } from './output.js';
+import type { CommandContext } from './context.js';
+import { NO_EVENTS, type Events } from './events.js';
 
 export interface FmtOptions {
   /** Write nothing; exit 1 when a file is not in the canonical layout (for CI). */
@@ -15,20 +16,24 @@ export interface FmtOptions {
   diff?: boolean;
 }
 
-/** 0 when every file is (now) formatted; 1 after a problem, or with --check when a file would change. */
-export async function runFmt(paths: string[], opts: FmtOptions, io: CommandIo): Promise<number> {
+export interface FmtOutcome {
+  /** The files not (yet, with check or diff) in the canonical layout. */
+  changed: string[];
+  /** Every problem, as `file:line:column: message` lines. */
+  problems: string[];
+}
+
+export async function fmtFlow(ctx: CommandContext, opts: FmtOptions, events: Events = NO_EVENTS): Promise<FmtOutcome> {
   const { readFile } = await import('node:fs/promises');
   const { isJsonFile, resolveInputs, readSourceFile } = await import('../config/read.js');
   const { formatDiagnosticLines, diag } = await import('../config/diagnostics.js');
   const { formatConfigText } = await import('../config/format/format.js');
   const { readConfigShape } = await import('../config/format/shape.js');
-  const { cwd } = io;
-  const out = (text: string) => io.out(text);
-  const err = (line: string) => io.err(`${line}\n`);
+  const { cwd } = ctx.io;
 
   const shape = await readConfigShape();
   // A directory stands for its YAML files here: JSON files are written by programs, which own their layout.
-  const inputs = await resolveInputs(paths, cwd, { json: false });
+  const inputs = await resolveInputs(ctx.paths, cwd, { json: false });
   const problems = [...inputs.diagnostics];
   const changed: string[] = [];
   for (const input of inputs.files) {
@@ -49,8 +54,10 @@ export async function runFmt(paths: string[], opts: FmtOptions, io: CommandIo): 
     if (result.text === read.source.text) continue;
     changed.push(input.display);
     if (opts.diff) {
-      out(await unifiedDiff(pathText(input.display), read.source.text, result.text));
-    } else if (!opts.check) {
+      events({ kind: 'formatted', file: pathText(input.display), diff: await unifiedDiff(pathText(input.display), read.source.text, result.text) });
+      continue;
+    }
+    if (!opts.check) {
       try {
         // The byte-order mark the reader dropped goes back: an editor put it there.
         const bom = (await readFile(input.path)).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]));
@@ -61,14 +68,9 @@ export async function runFmt(paths: string[], opts: FmtOptions, io: CommandIo): 
         continue;
       }
     }
-    if (!opts.diff) out(`${pathText(input.display)}\n`);
+    events({ kind: 'formatted', file: pathText(input.display), diff: null });
   }
-
-  for (const line of formatDiagnosticLines(problems)) err(line);
-  if (opts.check && changed.length > 0) {
-    err(`${plural(changed.length, 'file')} not formatted; \`monsync fmt\` rewrites ${changed.length === 1 ? 'it' : 'them'}.`);
-  }
-  return problems.length > 0 || (opts.check && changed.length > 0) ? 1 : 0;
+  return { changed, problems: formatDiagnosticLines(problems) };
 }
 
 /** `--- a/file` / `+++ b/file` hunks, control characters made visible (the file may come from anyone's pull request). */
