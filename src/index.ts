@@ -17,8 +17,10 @@
  * Pure functions are imported at once (they are synchronous); the client's network stack, the
  * apply engine and the emulator load when first used.
  */
-import { MonitoringClient } from './api/client.js';
-import { clientOptionsFromEnv } from './api/config.js';
+import type { MonitoringClient } from './api/client.js';
+import { connect as buildClient } from './api/connect.js';
+import { ApiError } from './api/errors.js';
+import { UserError } from './util/errors.js';
 import type { MonitoringApi } from './api/types.js';
 import type { ApplyEvent, ApplyResult } from './apply/execute.js';
 import type { DesiredState } from './model/desired.js';
@@ -72,13 +74,18 @@ export function connect(options: ConnectOptions = {}): MonitoringClient {
     ['MONSYNC_CLIENT_SECRET', options.clientSecret],
   ];
   for (const [name, value] of given) if (value !== undefined) env[name] = value;
-  return new MonitoringClient(
-    clientOptionsFromEnv(env, {
-      ...(options.url !== undefined && { url: options.url }),
-      ...(options.timeoutSeconds !== undefined && { timeoutMs: options.timeoutSeconds * 1000 }),
-      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
-    }),
-  );
+  // The commands' one builder (src/api/connect.ts, as the command context calls it); its problems
+  // are the library's documented ApiError of kind `config`.
+  try {
+    return buildClient(
+      { ...(options.url !== undefined && { url: options.url }), ...(options.timeoutSeconds !== undefined && { timeout: String(options.timeoutSeconds) }) },
+      env,
+      options.concurrency !== undefined ? { concurrency: options.concurrency } : {},
+    );
+  } catch (err) {
+    if (err instanceof UserError) throw new ApiError({ kind: 'config', method: '', path: '', message: err.message });
+    throw err;
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The one way a command builds its API client: URL, credentials and MONSYNC_DEADLINE from the
+ * The one way a client is built, for the commands (through the command context's `connect`,
+ * src/workflow/context.ts) and the library (src/index.ts): test/arch/claims.test.ts. A command's: URL, credentials and MONSYNC_DEADLINE from the
  * environment (`clientOptionsFromEnv`), `--url` and `--timeout` from the command line. Every
  * problem is a UserError naming the variable or flag, never echoing a credential. The environment is
  * a parameter: the CLI passes process.env, tests their own.
@@ -24,10 +25,10 @@ export interface ConnectChoices {
   concurrency?: number;
   /** An OAuth client without v1 credentials will do (`monsync status` on API v2). */
   oauthSuffices?: boolean;
-  /** A declared account (docs/accounts.md): its credentials from its own variables, its pins checked first. */
-  account?: AccountConnection;
   /** Told of every request sent and its answer's status (`monsync exporter` counts them). */
   onRequest?: (e: RequestEvent) => void;
+  /** Variables not read (doctor builds its client from the credential pairs given whole). */
+  leaveOut?: readonly string[];
 }
 
 /** What connecting to a declared account needs (src/config/accounts.ts makes it). */
@@ -86,14 +87,13 @@ export function pinMismatch(account: AccountConnection, env: Env, urlFlag?: stri
   return `account ${account.name} expects ${expects}; ${wrong.join(' and ')}; nothing was sent`;
 }
 
+/**
+ * The client, from `env` as given (a declared account's context hands its own variables under the
+ * plain names: `accountEnv`, worked out once, by the command context).
+ */
 export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoices = {}): MonitoringClient {
-  const { account } = choices;
-  if (account) {
-    const mismatch = pinMismatch(account, env, opts.url);
-    if (mismatch !== null) throw new UserError(mismatch);
-  }
   try {
-    const options = clientOptionsFromEnv(account ? accountEnv(env, account) : env, {
+    const options = clientOptionsFromEnv(choices.leaveOut ? Object.fromEntries(Object.entries(env).filter(([k]) => !choices.leaveOut!.includes(k))) : env, {
       ...(opts.url !== undefined && { url: opts.url }),
       ...(opts.timeout !== undefined && { timeoutMs: timeoutSeconds(opts.timeout) * 1000 }),
       ...(choices.concurrency !== undefined && { concurrency: choices.concurrency }),
@@ -103,9 +103,7 @@ export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoic
   } catch (err) {
     // A configuration problem carries no method or path worth showing: the plain message.
     if (err instanceof ApiError && err.kind === 'config') {
-      const message = err.message.replace(/ \(\S+ \S*\)$/, '');
-      // The variables the account reads, named as the user must set them.
-      throw new UserError(account ? `account ${account.name}: ${message.replace(/\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/g, `${account.envPrefix}$1`)}` : message);
+      throw new UserError(err.message.replace(/ \(\S+ \S*\)$/, ''));
     }
     throw err;
   }

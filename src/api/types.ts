@@ -198,6 +198,8 @@ export interface MonitoringApi {
    * cannot show. For clock times shown to people (the API gives durations only).
    */
   serviceClockOffsetMs?(): number;
+  /** Whether an answer carried a readable Date header yet. */
+  serviceClockKnown?(): boolean;
 
   // 4.1 version 2
   getToken(): Promise<Token>;

@@ -4,13 +4,13 @@
  * and never writes. Each check is a value (ok / warning / problem, or skipped when an earlier one
  * failed), so the CLI prints them as text or JSON and exits 1 when any is a problem.
  *
- * The client is built the one way every command builds it (src/api/connect.ts, so MONSYNC_DEADLINE
+ * The client is built the one way every command builds it (the command context's `connect`, so MONSYNC_DEADLINE
  * and the HTTP trace apply), after this module has judged the URL itself: a URL that would be
  * refused (plain http to another machine, credentials in it) is reported without building a client,
  * so nothing is ever sent to it, nor looked up.
  */
 import type { MonitoringClient } from '../api/client.js';
-import type { ConnectChoices, ConnectionOptions, Env } from '../api/connect.js';
+import type { ConnectionOptions, Env } from '../api/connect.js';
 import { isPlainHttpCode, PLAIN_HTTP_HINT } from '../api/answer.js';
 import { ApiError } from '../api/errors.js';
 import type { QuirkCount } from '../api/quirks.js';
@@ -69,8 +69,10 @@ export interface DoctorInput {
   cwd: string;
   /** Local wall clock, milliseconds. */
   now(): number;
-  /** How the client is built; src/api/connect.ts's connect unless a test watches it. */
-  connect?: (opts: ConnectionOptions, env: Env, choices: ConnectChoices) => MonitoringClient;
+  /** Builds the client (the command context's `connect`), not reading the variables `leaveOut` names. */
+  connect: (leaveOut: string[]) => Promise<MonitoringClient>;
+  /** How far the service's clock is ahead of this machine's (the context's one reader); null: unknown. */
+  clockOffsetMs: (client: MonitoringClient) => number | null;
   /** Loads the configuration `paths` name (the command context's one load, src/workflow/context.ts). */
   readConfiguration: () => Promise<{ ok: true; desired: DesiredState; warnings: string[] } | { ok: false; errors: number; lines: string[] }>;
   /** Reads the whole account (the command context's one read); `healed`: what a contradicting first read said. */
@@ -143,13 +145,10 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
   let client: MonitoringClient | null = null;
   if (url !== null && (v1 === 'both' || v2 === 'both')) {
     // Pairs given half are reported below; the client gets only the whole ones.
-    const clientEnv: Env = { ...env };
     const drop = v1 !== 'both' ? ['MONSYNC_USERNAME', 'MONSYNC_PASSWORD'] : [];
     if (v2 !== 'both') drop.push('MONSYNC_CLIENT_ID', 'MONSYNC_CLIENT_SECRET');
-    for (const name of drop) delete clientEnv[name];
     try {
-      const connect = input.connect ?? (await import('../api/connect.js')).connect;
-      client = connect(input.connection, clientEnv, { oauthSuffices: true });
+      client = await input.connect(drop);
     } catch (err) {
       add({ id: 'environment', status: 'problem', message: reason(err), hint: 'fix the variable or flag named' });
     }
@@ -157,7 +156,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
 
   let live: LiveState | null = null;
   try {
-    if (client !== null) live = await checkService(client, env, v1, v2, url!, config?.state ?? null, add, report, input.readAccount);
+    if (client !== null) live = await checkService(client, env, v1, v2, url!, config?.state ?? null, add, report, input);
     else {
       const why = url === null ? 'needs a usable URL' : 'needs credentials';
       add({ id: 'reachable', status: 'skipped', message: why });
@@ -256,7 +255,7 @@ async function checkService(
   desired: DesiredState | null,
   add: (c: DoctorCheck) => DoctorCheck,
   report: DoctorReport,
-  readAccount: DoctorInput['readAccount'],
+  input: Pick<DoctorInput, 'readAccount' | 'clockOffsetMs'>,
 ): Promise<LiveState | null> {
   const https = url.startsWith('https:');
   // The first request: a short v1 list (or the v2 token without v1) tells reachability, TLS, the
@@ -366,7 +365,7 @@ async function checkService(
     }
   } else add(v2Absent(env, v2));
 
-  add(checkClock(client));
+  add(checkClock(input.clockOffsetMs(client)));
 
   if (!v1ok) {
     add({ id: 'account', status: 'skipped', message: 'needs working v1 credentials' });
@@ -376,7 +375,7 @@ async function checkService(
   // Quirks of the whole-account read only: the first request read the destinations already.
   const before = client.quirks();
   try {
-    const read = await readAccount(client);
+    const read = await input.readAccount(client);
     live = read.live;
     report.account = accountSize(read.live, desired?.settings.owner ?? DEFAULT_OWNER);
     const account = add(accountCheck(report.account));
@@ -404,8 +403,8 @@ function credentialProblem(which: 'v1' | 'v2', err: unknown, hint: string): Doct
     : { id: which, status: 'problem', message: `${label} could not be checked: ${reason(err)}`, hint: 'MONSYNC_LOG=debug shows the requests and answers' };
 }
 
-function checkClock(client: MonitoringClient): DoctorCheck {
-  if (!client.serviceClockKnown()) {
+function checkClock(offset: number | null): DoctorCheck {
+  if (offset === null) {
     return {
       id: 'clock',
       status: 'warning',
@@ -413,7 +412,6 @@ function checkClock(client: MonitoringClient): DoctorCheck {
       hint: 'pause ends and data windows are then computed with this machine\'s clock',
     };
   }
-  const offset = client.serviceClockOffsetMs();
   if (offset === 0) return { id: 'clock', status: 'ok', message: 'the service\'s clock agrees with this machine\'s (within 2 s)' };
   const how = `${duration(offset)} ${offset > 0 ? 'ahead of' : 'behind'} this machine's`;
   if (Math.abs(offset) < CLOCK_WARNING_MS) return { id: 'clock', status: 'ok', message: `the service's clock is ${how}` };

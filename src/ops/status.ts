@@ -6,7 +6,8 @@
  * unknown.
  */
 import type { StatusSummary } from '../api/types.js';
-import type { StatusApi } from './connect.js';
+import { UserError } from '../util/errors.js';
+import { registerSecret } from '../util/redact.js';
 import { admitData, noneLeftOut, type LeftOut } from '../api/data-rules.js';
 
 export interface StatusRow {
@@ -107,4 +108,29 @@ export function buildStatusReport(summary: StatusSummary, api: StatusApi, all: b
 
 export function statusExitCode(report: StatusReport): number {
   return report.global_alert_active ? EXIT_ALERT_ACTIVE : 0;
+}
+
+export type StatusApi = 'v1' | 'v2';
+
+/**
+ * Which API `monsync status` speaks, and why (for the dim line status prints on stderr). Status must
+ * also work for a user who has only a v2 OAuth client, while every other operator command needs v1
+ * (pausing, data and labels are v1 only): version 2 when an OAuth client is configured
+ * (MONSYNC_CLIENT_ID and MONSYNC_CLIENT_SECRET), v1 credentials then being optional (but checked
+ * when given); otherwise version 1 with the account's login. Half an OAuth client is a UserError.
+ */
+export function statusApi(env: Record<string, string | undefined>): { api: StatusApi; reason: string } {
+  const set = (name: string) => (env[name] === undefined || env[name]!.trim() === '' ? undefined : env[name]);
+  const clientId = set('MONSYNC_CLIENT_ID');
+  const clientSecret = set('MONSYNC_CLIENT_SECRET');
+  registerSecret(clientSecret);
+  if (clientId === undefined && clientSecret === undefined) return { api: 'v1', reason: 'using API v1 (HTTP Basic): MONSYNC_CLIENT_ID / MONSYNC_CLIENT_SECRET are not set' };
+  if (clientId === undefined || clientSecret === undefined) {
+    throw new UserError(
+      clientId === undefined
+        ? 'MONSYNC_CLIENT_SECRET is set but MONSYNC_CLIENT_ID is not: set both or neither'
+        : 'MONSYNC_CLIENT_ID is set but MONSYNC_CLIENT_SECRET is not: set both or neither',
+    );
+  }
+  return { api: 'v2', reason: 'using API v2 (OAuth client credentials MONSYNC_CLIENT_ID)' };
 }

@@ -30,7 +30,7 @@ import type { Beside } from '../config/load.js';
 import type { ParseCache } from '../config/parse-cache.js';
 import { alertCount, type DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
-import { UserError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
 import { redact } from '../util/redact.js';
 import { awaitRead, groupsNeeded, readAccount, startAccountRead, type AccountRead } from './account.js';
@@ -108,6 +108,12 @@ export interface CommandContext {
   startAccountRead(api: MonitoringApi, needed: PromiseLike<ReadonlySet<string> | undefined> | ReadonlySet<string> | undefined, requested?: () => void): Promise<AccountRead>;
   /** The service's time now, in milliseconds. */
   serviceNow(api: MonitoringApi): number;
+  /**
+   * How far the service's clock is ahead of the io's, in milliseconds, from the Date header of the
+   * client's last answer: the one reader of the client's clock (test/arch/claims.test.ts); null
+   * while no answer carried a readable one.
+   */
+  serviceClockOffsetMs(api: MonitoringApi): number | null;
   /** The same context writing through another io (a held log while accounts run side by side). */
   withIo(io: CommandIo): CommandContext;
 }
@@ -125,15 +131,12 @@ export async function openCommand(opts: CommandOptions): Promise<CommandRun> {
     ? ((await readDeclaredAccounts(opts.paths, opts.io.cwd))?.accounts ?? null)
     : await chooseAccounts(opts.declaredIn ?? opts.paths, opts.choice ?? {}, opts.io.cwd);
   if (accounts === null) return { contexts: [makeContext(opts.io, opts.io.env, opts.paths, connection, undefined)], several: false };
-  if (opts.offline) return { contexts: accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a)), several: true };
-  for (const account of accounts) {
-    if (account.envPrefix === PLAIN_PREFIX) throw new UserError(`account ${account.name}: ${plainPrefixProblem(account.name)}; nothing was sent`);
-    const mismatch = pinMismatch(account, opts.io.env, connection.url);
-    if (mismatch !== null) throw new UserError(mismatch);
-  }
+  if (opts.offline) return { contexts: accounts.map((a) => makeContext(accountIo(opts.io, a, connection, true), opts.io.env, a.paths, connection, a)), several: true };
+  // Every account checked before any context is made: a refusal names the first wrong one, nothing was sent.
+  const ios = accounts.map((a) => accountIo(opts.io, a, connection, false));
   // The accounts of one run share a parse cache: the files they share are read and parsed once (config/parse-cache.ts).
   const shared: RunShared = {};
-  const contexts = accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a, shared));
+  const contexts = accounts.map((a, i) => makeContext(ios[i]!, opts.io.env, a.paths, connection, a, shared));
   refuseSharedLogins(contexts);
   return { contexts, several: accounts.length > 1 || opts.choice?.allAccounts === true };
 }
@@ -165,7 +168,21 @@ function refuseSharedLogins(contexts: readonly CommandContext[]): void {
  * loop uses (tests in-process, a command that takes no `--account`).
  */
 export function commandContext(io: CommandIo, paths: string[], connection: ConnectionOptions = {}, account?: DeclaredAccount): CommandContext {
-  return makeContext(account ? { ...io, env: accountEnv(io.env, account) } : io, io.env, account ? account.paths : paths, connection, account);
+  return makeContext(account ? accountIo(io, account, connection, false) : io, io.env, account ? account.paths : paths, connection, account);
+}
+
+/**
+ * A declared account's io: its own variables under the plain names (`accountEnv`), its prefix and
+ * pins checked against them (but `offline`, which sends nothing): the one place an account's
+ * environment and pins are worked out (test/arch/claims.test.ts).
+ */
+function accountIo(io: CommandIo, account: DeclaredAccount, connection: ConnectionOptions, offline: boolean): CommandIo {
+  if (!offline) {
+    if (account.envPrefix === PLAIN_PREFIX) throw new UserError(`account ${account.name}: ${plainPrefixProblem(account.name)}; nothing was sent`);
+    const mismatch = pinMismatch(account, io.env, connection.url);
+    if (mismatch !== null) throw new UserError(mismatch);
+  }
+  return { ...io, env: accountEnv(io.env, account) };
 }
 
 /** What the contexts of one run over declared accounts share: the parse cache, made on the first configuration load. */
@@ -180,7 +197,13 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
     paths,
     connection,
     async connect(choices = {}) {
-      return connect(connection, configEnv, { ...choices, ...(account ? { account } : {}) });
+      try {
+        return connect(connection, io.env, choices);
+      } catch (err) {
+        // The variables the account reads, named as the user must set them (MONSYNC_PROD_URL).
+        if (account === undefined || !(err instanceof UserError) || err instanceof UsageError) throw err;
+        throw new UserError(`account ${account.name}: ${err.message.replace(ACCOUNT_VARIABLES, `${account.envPrefix}$1`)}`, { exitCode: err.exitCode, details: err.details });
+      }
     },
     async readConfiguration(opts = {}) {
       const { loadConfig, formatDiagnosticLines, createParseCache } = await import('../config/index.js');
@@ -222,7 +245,8 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
     startAccountRead: (api, needed, requested) => startAccountRead(api, needed, { ...(requested && { requested }) }),
     // The offset is the service's Date header against the transport's clock, Date.now, which is the
     // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.
-    serviceNow: (api) => io.now() + (api.serviceClockOffsetMs?.() ?? 0),
+    serviceNow: (api) => io.now() + (ctx.serviceClockOffsetMs(api) ?? 0),
+    serviceClockOffsetMs: (api) => (api.serviceClockKnown?.() === false ? null : (api.serviceClockOffsetMs?.() ?? 0)),
     withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account, shared),
   };
   return ctx;
@@ -284,13 +308,14 @@ export async function forEachAccount<T>(contexts: readonly CommandContext[], run
  */
 export function nameAccountVariables(err: unknown, account: DeclaredAccount | undefined): unknown {
   if (account === undefined || !(err instanceof UserError) || !ACCOUNT_VARIABLE.test(err.message)) return err;
-  return new UserError(`account ${account.name}: ${err.message.replace(new RegExp(ACCOUNT_VARIABLE.source, 'g'), `${account.envPrefix}$1`)}`, {
+  return new UserError(`account ${account.name}: ${err.message.replace(ACCOUNT_VARIABLES, `${account.envPrefix}$1`)}`, {
     exitCode: err.exitCode,
     details: err.details,
   });
 }
 
 const ACCOUNT_VARIABLE = /\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/;
+const ACCOUNT_VARIABLES = new RegExp(ACCOUNT_VARIABLE.source, 'g');
 
 /** One account's failure as printed (`Error: account NAME: ...`), from its outcome's lines. */
 export function accountErrorText(account: DeclaredAccount | undefined, lines: readonly string[]): string {

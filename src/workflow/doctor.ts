@@ -14,11 +14,13 @@ export async function doctorFlow(ctx: CommandContext): Promise<DoctorReport> {
     paths: ctx.paths,
     cwd: ctx.io.cwd,
     now: ctx.io.now,
+    connect: (leaveOut) => ctx.connect({ oauthSuffices: true, leaveOut }),
+    clockOffsetMs: (client) => ctx.serviceClockOffsetMs(client),
     readConfiguration: () => ctx.readConfiguration(),
     readAccount: async (client) => {
       let healed: string | null = null;
-      const live = await ctx.readAccount(client, null, (p) => {
-        if (p.kind === 'healed') healed = p.warning;
+      const live = await ctx.readAccount(client, null, (e) => {
+        if (e.kind === 'healed') healed = e.warning;
       });
       return { live, healed };
     },

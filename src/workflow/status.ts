@@ -1,6 +1,6 @@
 /**
  * What `monsync status` and `monsync paused` do, without printing, on the command context: which
- * API answers (src/ops/connect.ts: v2 with an OAuth client, else v1), the status summary, which alert
+ * API answers (src/ops/status.ts, statusApi: v2 with an OAuth client, else v1), the status summary, which alert
  * is active and since when (v1's status filter and data: with both v1 and v2 credentials the v1 login
  * tells it, issue 36), and, given the configuration (PATH...), which pauses its maintenance windows
  * made. Every time is on the service's clock (`ctx.serviceNow`).
@@ -43,8 +43,9 @@ function hasV1Login(ctx: CommandContext): boolean {
 /** Tells which API answers and why (`api-chosen`) before the first request. */
 export async function statusFlow(ctx: CommandContext, opts: StatusFlowOptions, events: Events = NO_EVENTS): Promise<StatusOutcome> {
   const windows = opts.windows ? await maintenanceWindows(ctx) : undefined;
-  const [{ connectForStatus }, { buildStatusReport, describeActive, V2_STATUS_QUERY }] = await Promise.all([import('../ops/connect.js'), import('../ops/status.js')]);
-  const { client, api, reason } = connectForStatus(ctx.connection, ctx.io.env);
+  const { buildStatusReport, describeActive, statusApi, V2_STATUS_QUERY } = await import('../ops/status.js');
+  const { api, reason } = statusApi(ctx.io.env);
+  const client = await ctx.connect(api === 'v2' ? { oauthSuffices: true } : {});
   events({ kind: 'api-chosen', reason });
   let v1: MonitoringClient | undefined = api === 'v1' ? client : undefined;
   try {

@@ -138,6 +138,7 @@ describe('monsync doctor', () => {
       paths: [],
       cwd: ROOT,
       now: () => Date.now(),
+      clockOffsetMs: () => null,
       connect: () => {
         built++;
         throw new Error('no client may be built for this URL');
