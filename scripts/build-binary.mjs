@@ -11,8 +11,12 @@
  * gives its private .e2e-cli/, which no other suite rebuilds while it bundles).
  *
  * 1. esbuild bundles bin/monsync.js and everything it imports from dist/ and node_modules/ into one
- *    ES module (Node 26's SEA runs an ESM main: "mainFormat": "module"). The lazy `import()`s of the
- *    CLI stay lazy inside the bundle (esbuild runs each imported module's body on first use).
+ *    CommonJS script (the SEA's default main format). Not an ES module, though Node 26's SEA runs one:
+ *    an ESM bundle imports every built-in at its top, and importing node:http there builds its ESM
+ *    facade, which loads Node's internal undici (about 40 ms of every start, `--version` included);
+ *    as CommonJS each built-in is required where its module first runs, as when monsync runs from
+ *    dist/. The lazy `import()`s of the CLI stay lazy (esbuild runs a module's body on first use).
+ *    `import.meta.url` becomes the executable's file URL (what an ESM main would see);
  *    `createRequire(import.meta.url)` (the generated validators, render/plan-words.ts) would load
  *    packages from disk at run time, where the executable has none: the bundle gets them as plain
  *    `require()`s esbuild resolves now, and the build fails if one is left.
@@ -59,8 +63,8 @@ const bundleDiskRequires = {
   },
 };
 
-/** The CommonJS packages in the bundle require Node's built-ins: an ES module has no `require` of its own. */
-const BANNER = "import { createRequire as __monsyncRequire } from 'node:module'; const require = __monsyncRequire(import.meta.url);";
+/** In a SEA's CommonJS main `__filename` is the executable (process.execPath). */
+const BANNER = "var __monsyncUrl = require('node:url').pathToFileURL(__filename).href;";
 
 async function bundle(from, outfile) {
   const result = await build({
@@ -68,8 +72,9 @@ async function bundle(from, outfile) {
     outfile,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node26',
+    define: { 'import.meta.url': '__monsyncUrl' },
     banner: { js: BANNER },
     plugins: [bundleDiskRequires],
     legalComments: 'none',
@@ -78,7 +83,7 @@ async function bundle(from, outfile) {
   if (result.errors.length > 0) fail('esbuild failed');
   const text = readFileSync(outfile, 'utf8');
   // `createRequire(...).resolve(...)` only finds a path (emulator/docs.ts, outside the executable).
-  const left = text.split('\n').filter((line) => /createRequire\((?!.*\)\.resolve\()/.test(line) && !line.includes('__monsyncRequire'));
+  const left = text.split('\n').filter((line) => /createRequire\((?!.*\)\.resolve\()/.test(line));
   if (left.length > 0) fail(`the bundle still loads packages from disk at run time: ${left[0].trim().slice(0, 160)}`);
 }
 
@@ -108,13 +113,13 @@ export async function buildBinary({ output = BINARY, codeCache = true, from = RO
   if (!existsSync(join(from, 'dist', 'cli', 'main.js'))) fail(`no build in ${join(from, 'dist')}: run \`npm run build\` first (npm run build:binary does)`);
   const work = mkdtempSync(join(tmpdir(), 'monsync-binary-'));
   try {
-    const main = join(work, 'monsync.mjs');
+    const main = join(work, 'monsync.cjs');
     await bundle(from, main);
     const { pinned, executable } = nodeBinary(work);
     const partial = join(dirname(resolve(output)), `.${Date.now()}-${process.pid}.partial`);
     const config = {
       main,
-      mainFormat: 'module',
+      mainFormat: 'commonjs',
       executable,
       output: partial,
       disableExperimentalSEAWarning: true,
