@@ -19,7 +19,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { request } from 'undici';
@@ -190,6 +190,22 @@ describe('monsync-linux-x64, with no node on its PATH', () => {
     }
     expect(await exporter.exit).toBe(0);
     expect(exporter.stderr()).not.toContain(PASSWORD);
+  });
+});
+
+describe('scripts/build-binary.mjs', () => {
+  it('refuses a bundle that would still load a package from disk at run time, where the executable has none', async () => {
+    const pkg = join(base, 'disk-require');
+    await mkdir(join(pkg, 'bin'), { recursive: true });
+    await mkdir(join(pkg, 'dist', 'cli'), { recursive: true });
+    await writeFile(join(pkg, 'bin', 'monsync.js'), "import '../dist/cli/main.js';\n");
+    // A lazy load the way render/plan-words.ts does it, but through a name the build does not rewrite.
+    await writeFile(join(pkg, 'dist', 'cli', 'main.js'), "import { createRequire } from 'node:module';\nconst load = createRequire(import.meta.url);\nexport const yaml = () => load('yaml');\n");
+    const out = join(base, 'never-written');
+    const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs'), '--from', pkg, '--output', out], { cwd: ROOT, encoding: 'utf8' });
+    expect(built.status).toBe(1);
+    expect(built.stderr).toMatch(/^build-binary: the bundle still loads packages from disk at run time: .*createRequire/m);
+    expect(existsSync(out)).toBe(false);
   });
 });
 
