@@ -5,6 +5,7 @@
  * first runs on node24 was read from the action's own action.yml at its tags (docs/ci.md, "Node.js lines and
  * action versions"); a `uses:` of an action not in that table fails here until someone reads its action.yml.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +78,7 @@ describe('the supported Node.js lines', () => {
     for (const file of ['README.md', 'CONTRIBUTING.md', 'docs/ci.md', 'docs/exporter.md']) {
       expect(read(file), file).toContain('Node.js 22.12, 24 or 26');
     }
+    for (const file of RECIPES) expect(read(file), file).toContain('Node.js 22.12, 24 or 26 (24 or 26 recommended)');
     expect(read('README.md')).toMatch(/24 or 26 recommended/);
     const offers20 = [...FILES, 'scripts/demo.js'].filter((file) => /Node(\.js)? *>?=? *20\.1\d|Node(\.js)? 20\.\d+ or newer|on Node 20;|node:20\b|node-version: *20\b/.test(read(file)));
     expect(offers20).toEqual([]);
@@ -85,6 +87,15 @@ describe('the supported Node.js lines', () => {
   it('say in CHANGELOG when Node 20 will be refused', () => {
     const changelog = read('CHANGELOG.md');
     expect(changelog).toMatch(/Node(\.js)? 20[^\n]*(refused|no longer installs)[^\n]*0\.8\.0|0\.8\.0[^\n]*refuse[^\n]*Node(\.js)? 20/);
+  });
+});
+
+describe('a run of the suite on one line (npm run test:line, .ci/run)', () => {
+  it('starts every node by name on the line vitest runs on: `node`, `node` from bash, and the node npm runs on', () => {
+    const version = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).stdout.trim();
+    expect(version('node', ['-p', 'process.version'])).toBe(process.version);
+    expect(version('bash', ['-c', 'node -p process.version'])).toBe(process.version);
+    expect(`v${(JSON.parse(version('npm', ['version', '--json'])) as { node: string }).node}`).toBe(process.version);
   });
 });
 
