@@ -12,8 +12,8 @@
 import type { RawServiceLevel, ServiceLevel } from '../model/fields.js';
 import { DurationError, parseDuration } from '../util/duration.js';
 import { diag, show, type Diagnostic } from './diagnostics.js';
-import type { PathSegment } from './positions.js';
-import type { ValidFile } from './resolve.js';
+import type { PathSegment, Positions } from './positions.js';
+import type { RawFile } from './raw.js';
 
 const PERCENT = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/;
 const RATIO = /^\s*(\d*\.\d+|\d+)\s*$/;
@@ -87,7 +87,7 @@ export function serviceLevelOf(raw: RawServiceLevel | null | undefined): Service
 }
 
 /** Every `slo` of every file checked where it is written. */
-export function checkServiceLevels(files: readonly ValidFile[], out: Diagnostic[]): void {
+export function checkServiceLevels(files: readonly { locator: Positions; data: RawFile }[], out: Diagnostic[]): void {
   for (const { locator, data } of files) {
     const check = (raw: RawServiceLevel | null | undefined, path: PathSegment[]): void => {
       if (raw === null || raw === undefined) return;
