@@ -15,6 +15,8 @@ import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { AccountSample, DriftCounts } from '../ops/exporter/metrics.js';
 import { emptyMemory, monitorSamples, readServiceState, type ExporterMemory } from '../ops/exporter/read.js';
+import { addServiceLevels, objectivesOf } from '../ops/exporter/slo.js';
+import type { ServiceLevel } from '../model/desired.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
@@ -41,6 +43,8 @@ export function driftOf(plan: Pick<Plan, 'changes'>): DriftCounts {
 export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions): { read(): Promise<AccountSample> } {
   let memory: ExporterMemory = emptyMemory();
   let lastProblem: string | null = null;
+  // The objectives of the last configuration that loaded: kept while it has problems, so the burn-rate rules keep their thresholds.
+  let objectives: Map<string, ServiceLevel> | null = null;
   const problem = (lines: string[] | null) => {
     const text = lines === null ? null : lines.map(redact).join('\n');
     if (text === lastProblem) return;
@@ -62,6 +66,7 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
           problems = [err.message, ...err.details];
         }
       }
+      if (desired !== null) objectives = objectivesOf(desired.monitors);
       const live = await ctx.readAccount(opts.api, desired);
       const nowMs = ctx.serviceNow(opts.api);
       const nowSeconds = Math.floor(nowMs / 1000);
@@ -85,9 +90,10 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
         problem(problems);
       }
       const made = monitorSamples({ monitors: live.monitors, readings, memory, nowSeconds, inMaintenance });
+      const samples = await addServiceLevels(opts.api, { samples: made.samples, monitors: live.monitors, groups: live.groups, objectives, previousAt: memory.previousAt, nowSeconds });
       memory = made.memory;
       return {
-        monitors: made.samples,
+        monitors: samples,
         atSeconds: nowSeconds,
         readSeconds: (performance.now() - started) / 1000,
         ...(drift !== undefined ? { drift } : {}),
