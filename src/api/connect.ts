@@ -29,6 +29,8 @@ export interface ConnectChoices {
   onRequest?: (e: RequestEvent) => void;
   /** Variables not read (doctor builds its client from the credential pairs given whole). */
   leaveOut?: readonly string[];
+  /** A declared account's prefix (`MONSYNC_PROD_`): a refused credential is named by its own variables. */
+  variablePrefix?: string;
 }
 
 /** What connecting to a declared account needs (src/config/accounts.ts makes it). */
@@ -99,6 +101,8 @@ export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoic
       ...(choices.concurrency !== undefined && { concurrency: choices.concurrency }),
       ...(choices.oauthSuffices && { oauthSuffices: true }),
     });
+    // A refused credential is named by the variable it came from: the account's own (issue 45).
+    if (choices.variablePrefix !== undefined) options.variablePrefix = choices.variablePrefix;
     return new MonitoringClient(choices.onRequest ? { ...options, onRequest: choices.onRequest } : options);
   } catch (err) {
     // A configuration problem carries no method or path worth showing: the plain message.

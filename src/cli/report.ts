@@ -32,6 +32,7 @@ export function register(program: Command): void {
   command<ReportOptions>(program, {
     name: 'report',
     description: 'uptime and alerting over a period: availability, outages, response times and alerts per monitor, group and account',
+    args: [['[paths...]', 'configuration files or directories: their objectives (slo:) get error budgets']],
     options: (cmd) =>
       cmd
         .option('--since <duration>', 'how far back: 90m, 24h, 7d, ...')
@@ -48,7 +49,8 @@ export function register(program: Command): void {
       about: [
         'Reads raw test data (availability is the share of tests that completed) and Status/Filter (alerts).',
         '--since also takes a date (2026-10-01). Without --since or --month: the last 30 days. No configuration is read',
-        "(but monsync.yaml's settings.accounts, for --account): monitors and groups are named as the account names them.",
+        "without PATH (but monsync.yaml's settings.accounts, for --account): monitors and groups are named as the account names them.",
+        'With PATH (or a declared account), each monitor and group with an objective (slo:) gets its error budget.',
         'Details: docs/report.md.',
       ],
       examples: [
@@ -57,6 +59,7 @@ export function register(program: Command): void {
         'monsync report --since 7d --group europe --format markdown',
         'monsync report --since 2026-10-01 --until 2026-10-15 --format csv --outages --out outages.csv',
         'monsync report --month 2026-10 --account production --format html --out production.html',
+        'monsync report . --month 2026-10 --format markdown             # error budgets of the objectives in ./',
       ],
       env: [...CONNECTION_ENV, 'NO_COLOR'],
     },
@@ -100,13 +103,14 @@ export async function runReport(opts: ReportOptions, io: CommandIo, ctx?: Comman
   const parallelism = parseIntIn(opts.parallelism, '--parallelism', 1, 64);
   if (opts.out !== undefined && opts.out.trim() === '') throw new UsageError('--out needs a file name');
   const asked = { ...(opts.since !== undefined && { since: opts.since }), ...(opts.month !== undefined && { month: opts.month }), ...(opts.until !== undefined && { until: opts.until }) };
-  const [{ resolvePeriod }, { commandContext }, { reportFlow }, { printProgress }, { writeFile }, { resolve }] = await Promise.all([
+  const [{ resolvePeriod }, { commandContext }, { reportFlow }, { printProgress }, { writeFile }, { resolve }, { redactEach }] = await Promise.all([
     import('../ops/report.js'),
     import('../workflow/context.js'),
     import('../workflow/report.js'),
     import('./progress.js'),
     import('node:fs/promises'),
     import('node:path'),
+    import('../util/redact.js'),
   ]);
   // Checked on the local clock before any request; resolved again on the service's once it answered.
   resolvePeriod(asked, Math.floor(io.now() / 1000));
@@ -123,7 +127,7 @@ export async function runReport(opts: ReportOptions, io: CommandIo, ctx?: Comman
   }
   try {
     // A piece at a time (writeFile takes an iterable): the file is never one string in memory.
-    await writeFile(resolve(io.cwd, opts.out as string), pieces);
+    await writeFile(resolve(io.cwd, opts.out as string), redactEach(pieces));
   } catch (err) {
     throw new UserError(`--out: cannot write ${opts.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

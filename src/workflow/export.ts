@@ -16,6 +16,7 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { ExportResult } from '../export/index.js';
 import { UsageError, UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
+import { redact } from '../util/redact.js';
 import type { CommandContext } from './context.js';
 import { NO_EVENTS, type Events } from './events.js';
 import type { CommandIo, InterruptSignal } from './io.js';
@@ -111,7 +112,7 @@ async function writeDirectory(dir: string, result: ExportResult, force: boolean,
   stop.temp = temp;
   try {
     await mkdir(temp);
-    for (const f of result.files) await writeFile(join(temp, f.name), f.content, { flag: 'wx' });
+    for (const f of result.files) await writeFile(join(temp, f.name), redact(f.content), { flag: 'wx' });
     await stop.commit(async () => {
       if (!existsSync(dir)) {
         // A new directory appears whole, or not at all.
@@ -191,7 +192,7 @@ async function writeAtomic(path: string, content: string, force: boolean, shown:
   if (!force && existsSync(path)) throw new UserError(`${shown(path)} exists; give --force to overwrite it`);
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   stop.temp = tmp;
-  await writeFile(tmp, content, { flag: 'wx' });
+  await writeFile(tmp, redact(content), { flag: 'wx' });
   await stop.commit(() => rename(tmp, path));
 }
 

@@ -41,6 +41,11 @@ export interface CommandIo extends Output {
    * flight (export, once its temporary files are removed). Absent in-process: nothing to end.
    */
   exit?: (code: number) => never;
+  /**
+   * SIGHUP (what `systemctl reload` and `kill -HUP` send to a daemon): `handler` is told of each one
+   * until the returned function is called, and the process does not end of it. Absent: none comes.
+   */
+  hangups?: (handler: () => void) => () => void;
 }
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';

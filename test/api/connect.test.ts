@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clientOptionsFromEnv } from '../../src/api/config.js';
-import { connect } from '../../src/api/connect.js';
+import { accountEnv, connect } from '../../src/api/connect.js';
 import { userError } from '../helpers/user-error.js';
 
 const V1 = { MONSYNC_URL: 'http://127.0.0.1:9', MONSYNC_USERNAME: 'me@example.com', MONSYNC_PASSWORD: 'pw-connect-test-1' };
@@ -51,5 +51,26 @@ describe('clientOptionsFromEnv with an OAuth client that suffices', () => {
   it('still checks v1 credentials that are given, and still refuses half an OAuth client', () => {
     expect(() => clientOptionsFromEnv({ ...OAUTH, MONSYNC_USERNAME: 'u' }, { oauthSuffices: true })).toThrow(/set MONSYNC_PASSWORD/);
     expect(() => clientOptionsFromEnv({ ...V1, MONSYNC_CLIENT_ID: 'c' }, { oauthSuffices: true })).toThrow(/MONSYNC_CLIENT_SECRET/);
+  });
+});
+
+describe('a refused credential of a declared account (issue 45)', () => {
+  it('names the account\'s own variables, not MONSYNC_USERNAME and MONSYNC_PASSWORD', async () => {
+    const { startTestEmulator } = await import('../helpers/emulator.js');
+    const emu = await startTestEmulator();
+    const env = { MONSYNC_URL: emu.url, MONSYNC_PROD_URL: emu.url, MONSYNC_PROD_USERNAME: 'demo@example.com', MONSYNC_PROD_PASSWORD: 'not-the-password-45' };
+    // The account's variables under the plain names, as its command context hands them (accountEnv).
+    const client = connect({}, accountEnv(env, { name: 'prod', envPrefix: 'MONSYNC_PROD_' }), { variablePrefix: 'MONSYNC_PROD_' });
+    try {
+      const err = await client.listMonitors().then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message).toMatch(/not authorised \(HTTP 401\).*; check MONSYNC_PROD_USERNAME and MONSYNC_PROD_PASSWORD/);
+      expect(err?.message).not.toMatch(/\bMONSYNC_USERNAME\b/);
+    } finally {
+      await client.close();
+      await emu.close();
+    }
   });
 });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   } catch (err) {
     buildProblem = `could not build dist/: ${err instanceof Error ? err.message.slice(0, 500) : String(err)}`;
   }
-  if (!buildProblem && !existsSync(join(root, 'dist/cli/emulator-run.js'))) buildProblem = 'dist/cli/emulator-run.js was not built';
+  if (!buildProblem && !existsSync(join(root, 'dist/cli/emulator.js'))) buildProblem = 'dist/cli/emulator.js was not built';
 }, 300_000);
 
 afterAll(() => {
