@@ -44,13 +44,24 @@ export function processIo(cmd: Command): CommandIo {
       ? { ask: async (question: string) => (await import('./terminal.js')).askYes(process.stdin, process.stdout, question) }
       : {}),
     interrupts: processInterrupts,
+    hangups: processHangups,
+  };
+}
+
+/** SIGHUP to the handler; with a listener Node no longer ends the process of it (exit 129). */
+function processHangups(handler: () => void): () => void {
+  const onSignal = () => handler();
+  process.on('SIGHUP', onSignal);
+  return () => {
+    process.off('SIGHUP', onSignal);
   };
 }
 
 /**
  * The one place the process's signals are handled: the first Ctrl-C or SIGTERM (what CI systems send
  * to cancel a job) goes to the handler, which lets the run finish cleanly; the same signal again
- * quits at once with the shell's exit code. Nothing else in src/cli listens to signals or exits.
+ * quits at once with the shell's exit code. Nothing else in src/cli listens to signals or exits
+ * (SIGHUP: processHangups, for the long-running commands that re-read their files on it).
  */
 function processInterrupts(handler: (signal: InterruptSignal) => void): () => void {
   let told = false;

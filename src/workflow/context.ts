@@ -28,7 +28,6 @@ import type { MonitoringApi } from '../api/types.js';
 import { PLAIN_PREFIX, plainPrefixProblem } from '../config/account-prefix.js';
 import type { DeclaredAccount } from '../config/accounts.js';
 import type { Beside } from '../config/load.js';
-import type { ParseCache } from '../config/parse-cache.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import { UserError } from '../util/errors.js';
@@ -127,9 +126,7 @@ export async function openCommand(opts: CommandOptions): Promise<CommandRun> {
     const mismatch = pinMismatch(account, opts.io.env, connection.url);
     if (mismatch !== null) throw new UserError(mismatch);
   }
-  // The accounts of one run share a parse cache: the files they share are read and parsed once (config/parse-cache.ts).
-  const shared: RunShared = {};
-  const contexts = accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a, shared));
+  const contexts = accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a));
   await refuseSharedLogins(contexts, opts.resolve);
   return { contexts, several: accounts.length > 1 || opts.choice?.allAccounts === true };
 }
@@ -155,12 +152,7 @@ export function commandContext(io: CommandIo, paths: string[], connection: Conne
   return makeContext(account ? { ...io, env: accountEnv(io.env, account) } : io, io.env, account ? account.paths : paths, connection, account);
 }
 
-/** What the contexts of one run over declared accounts share: the parse cache, made on the first configuration load. */
-interface RunShared {
-  parseCache?: ParseCache;
-}
-
-function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection: ConnectionOptions, account: DeclaredAccount | undefined, shared?: RunShared): CommandContext {
+function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection: ConnectionOptions, account: DeclaredAccount | undefined): CommandContext {
   const ctx: CommandContext = {
     io,
     ...(account ? { account } : {}),
@@ -170,13 +162,12 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
       return connect(connection, configEnv, { ...choices, ...(account ? { account } : {}) });
     },
     async readConfiguration(opts = {}) {
-      const { loadConfig, formatDiagnosticLines, createParseCache } = await import('../config/index.js');
-      const cache = shared ? (shared.parseCache ??= createParseCache()) : undefined;
+      // Read afresh at every load: a long-running command (the exporter) sees each edit at its next read.
+      const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
       const result = await loadConfig(opts.paths ?? paths, {
         cwd: io.cwd,
         env: account ? { ...configEnv, ...account.vars } : configEnv,
         now: io.now(),
-        ...(cache ? { cache } : {}),
         ...(opts.beside ? { beside: opts.beside } : {}),
       });
       if ('diagnostics' in result) {
@@ -209,7 +200,7 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
     // The offset is the service's Date header against the transport's clock, Date.now, which is the
     // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.
     serviceNow: (api) => io.now() + (api.serviceClockOffsetMs?.() ?? 0),
-    withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account, shared),
+    withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account),
   };
   return ctx;
 }
