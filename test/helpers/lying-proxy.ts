@@ -70,7 +70,7 @@ export async function startLyingProxy(target: string, lies: readonly Lie[]): Pro
             const got: Buffer[] = [];
             answer.on('data', (c: Buffer) => got.push(c));
             answer.on('end', async () => {
-              if (lie.beforeAnswer) await lie.beforeAnswer(JSON.parse(Buffer.concat(got).toString('utf8') || '{}') as Record<string, unknown>);
+              if (lie?.beforeAnswer) await lie.beforeAnswer(JSON.parse(Buffer.concat(got).toString('utf8') || '{}') as Record<string, unknown>);
               const out = Buffer.from(JSON.stringify(replaced.body), 'utf8');
               res.writeHead(replaced.status, { ...replaced.headers, 'content-type': 'application/json', 'content-length': String(out.length) });
               res.end(out);
