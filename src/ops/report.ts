@@ -24,7 +24,7 @@ import { quote } from '../util/safe-text.js';
 import { parseDuration } from './duration.js';
 import { resolveMonitor, suggestions } from './resolve.js';
 import { filterEntries } from './status-filter.js';
-import { admitData, leftOutNote, noneLeftOut, type LeftOut } from '../api/data-rules.js';
+import { admitData, leftOutNotes, noneLeftOut, type LeftOut } from '../api/data-rules.js';
 import { ACCOUNTING, DAY_SECONDS, OutageScanner, Tally, type Figures, type Outage } from './report-stats.js';
 import { ObjectiveBook, shorterThanWindowNote, type Budget, type ReportObjectives, type SlowCounter } from './report-slo.js';
 import { formatDuration } from './duration.js';
@@ -283,8 +283,7 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
     account.addAlerts(n);
     for (const g of row.groups) groupTallies.get(g)?.addAlerts(n);
   });
-  const dataNote = leftOutNote(leftOut);
-  if (dataNote !== null) notes.push(dataNote);
+  notes.push(...leftOutNotes(leftOut));
   if (rows.some((r) => r.figures.alerts === null)) notes.push('Alerts are unknown (—) where Status/Filter did not list the monitor.');
   notes.push('Time paused over the period is not known: the API tells only the pauses running now (shown per monitor).');
   if (period.to > req.now() - 60) notes.push('The period ends now: tests still running at its end count as they were reported then.');

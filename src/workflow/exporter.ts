@@ -57,7 +57,8 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
       const started = performance.now();
       let desired: DesiredState | null = null;
       let problems: string[] | null = null;
-      if (opts.withConfiguration) {
+      if (opts.withConfiguration) problems = ctx.account ? await declarationProblem(ctx) : null;
+      if (opts.withConfiguration && problems === null) {
         try {
           desired = (await ctx.loadConfiguration({ consequence: 'the drift is not known until it is fixed' })).desired;
         } catch (err) {
@@ -99,6 +100,21 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
       };
     },
   };
+}
+
+/**
+ * The exporter's accounts are chosen once, at its start; their declaration is read again at every
+ * read, as their files are: an account no longer declared (or declared otherwise) has no drift to
+ * show until the exporter is restarted, as `plan --account NAME` would refuse it (or read it otherwise).
+ */
+async function declarationProblem(ctx: CommandContext): Promise<string[] | null> {
+  const account = ctx.account!;
+  const { readDeclaredAccounts } = await import('../config/accounts.js');
+  const declared = await readDeclaredAccounts([account.paths[0]!], ctx.io.cwd);
+  const now = declared?.accounts.find((a) => a.name === account.name);
+  if (now === undefined) return [`account ${account.name} is no longer declared in ${account.paths[0]}: restart the exporter to stop reading it`];
+  if (JSON.stringify(now) !== JSON.stringify(account)) return [`the declaration of account ${account.name} in ${account.paths[0]} changed: restart the exporter to read it as declared now`];
+  return null;
 }
 
 /** Ids of the monitors a declared maintenance window covers at `nowMs`. */
