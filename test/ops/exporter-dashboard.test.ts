@@ -37,7 +37,7 @@ interface Variable {
   current?: { value: unknown };
 }
 
-// Not helpers/cli.js's ROOT: importing that helper marks a test as one that runs the built CLI (test/arch).
+// Its own ROOT: importing the CLI helper would class this test among those that run the built CLI (test/arch).
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const raw = readFileSync(join(ROOT, 'examples', 'grafana', 'monsync-dashboard.json'), 'utf8');
 const dashboard = JSON.parse(raw) as { panels: Panel[]; templating: { list: Variable[] }; __inputs?: unknown };
