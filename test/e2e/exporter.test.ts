@@ -112,7 +112,7 @@ beforeAll(async () => {
   const config = example
     .replace(/scrape_interval: \S+/, 'scrape_interval: 1s')
     .replace(/evaluation_interval: \S+/, 'evaluation_interval: 1s')
-    .replace(/127\.0\.0\.1:9816/g, new URL(exporterUrl).host)
+    .replace(/127\.0\.0\.1:19816/g, new URL(exporterUrl).host)
     .replace('- alerts.yml', `- ${join(EXAMPLES, 'alerts.yml')}`);
   expect(config).toMatch(new RegExp(`targets: \\[.?${new URL(exporterUrl).host}`));
   await writeFile(join(dir, 'prometheus.yml'), config);
