@@ -25,8 +25,8 @@
  *   Node module loaded afterwards compiles from its source (about twice its load time): the flags
  *   are set once undici and the built-ins it needs are loaded (the transport module's body); a
  *   command that never loads the transport (`validate`) keeps V8's defaults.
- * - V8 reports an unknown flag on stderr itself: the flags are set only on the Node versions whose
- *   V8 is known to have them (20 to 24), elsewhere nothing changes.
+ * - V8 reports an unknown flag on stderr itself: each flag is set only on the Node versions whose
+ *   V8 has it (`node --v8-options`): `--liftoff-only` on 20 to 24, `--interrupt-budget` on 20 alone.
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -34,6 +34,11 @@ import { setFlagsFromString } from 'node:v8';
 export function baselineWasmFlag(nodeVersion: string): string | null {
   const major = Number(nodeVersion.split('.')[0]);
   return major >= 20 && major <= 24 ? '--liftoff-only' : null;
+}
+
+/** Node 20's V8 is the only supported one with `--interrupt-budget` (`node --v8-options`: 22, 24 and 26 lack it and print `Error: unrecognized flag`). */
+function hasInterruptBudget(nodeVersion: string): boolean {
+  return Number(nodeVersion.split('.')[0]) === 20;
 }
 
 /** Bytecode a function runs between two tiering checks: about 9x Node 20's default, chosen by the measurements above (300,000 and 1,000,000 did no better). */
@@ -50,7 +55,7 @@ const USER_BUDGET = /--interrupt[-_]budget\b/;
 export function tieringFlags(nodeVersion: string, nodeFlags = ''): string | null {
   const wasm = baselineWasmFlag(nodeVersion);
   if (wasm === null) return null;
-  return USER_BUDGET.test(nodeFlags) ? wasm : `${wasm} --interrupt-budget=${INTERRUPT_BUDGET}`;
+  return USER_BUDGET.test(nodeFlags) || !hasInterruptBudget(nodeVersion) ? wasm : `${wasm} --interrupt-budget=${INTERRUPT_BUDGET}`;
 }
 
 let settled = false;

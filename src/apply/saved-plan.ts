@@ -8,6 +8,7 @@
  * whoever can edit the file can compute it again; deriving the changes again cannot be forged.
  */
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { redact } from '../util/redact.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { DesiredState } from '../model/desired.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../plan/types.js';
@@ -46,7 +47,8 @@ export async function writeSavedPlan(file: string, plan: Plan, desired: DesiredS
   // Write then rename, so an interrupted write never leaves half a plan under the real name.
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(tmp, serializePlan(plan, desired), 'utf8');
+    // Masked like everything else written (util/redact.ts): a secret the configuration rebuilt never lands on disk.
+    await writeFile(tmp, redact(serializePlan(plan, desired)), 'utf8');
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => {});

@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandIo, InterruptSignal } from '../workflow/io.js';
+import { redact, registerEnvSecrets } from '../util/redact.js';
 import { terminalSafe } from '../util/safe-text.js';
 import { rootOf, useColor } from './common.js';
 
@@ -19,7 +20,8 @@ export function exitCodeOf(signal: InterruptSignal): number {
 /**
  * The process's streams, environment, directory and clock, with colour as `--no-color`, NO_COLOR and
  * the terminal decide. Everything written is made terminal-safe (util/safe-text.ts, terminalSafe):
- * the renderers quote what they show, and this is the one place nothing printed gets past.
+ * the renderers quote what they show, and this is the one place nothing printed gets past. It is
+ * also where secrets are masked (util/redact.ts): every credential variable's value, registered here.
  */
 export function processIo(cmd: Command): CommandIo {
   const root = rootOf(cmd);
@@ -27,9 +29,10 @@ export function processIo(cmd: Command): CommandIo {
   const errColor = useColor(root, process.stderr);
   const outSequences = { sequences: color || Boolean(process.stdout.isTTY) };
   const errSequences = { sequences: errColor || Boolean(process.stderr.isTTY) };
+  registerEnvSecrets(process.env);
   return {
-    out: (s) => process.stdout.write(terminalSafe(s, outSequences)),
-    err: (s) => process.stderr.write(terminalSafe(s, errSequences)),
+    out: (s) => process.stdout.write(terminalSafe(redact(s), outSequences)),
+    err: (s) => process.stderr.write(terminalSafe(redact(s), errSequences)),
     color,
     errColor,
     env: process.env,

@@ -2,4 +2,3 @@
 export { loadConfig, type ConfigInput, type ConfigSource, type LoadOptions, type LoadResult } from './load.js';
 export { formatDiagnostic, formatDiagnosticLines, formatDiagnostics, sortDiagnostics, type Diagnostic, type Severity } from './diagnostics.js';
 export { DEFAULT_CONFIG_FILE, MAX_FILE_BYTES } from './read.js';
-export { createParseCache, type ParseCache, type ParseCacheStats } from './parse-cache.js';

@@ -10,7 +10,6 @@ import { schemaAccepts } from './fast/accept.js';
 import { loadFast } from './fast/index.js';
 import type { Env, GuardedReference } from './interpolate.js';
 import type { FileResult } from './load-full.js';
-import type { LoadSteps, ParseCache } from './parse-cache.js';
 import { scanJson } from './json.js';
 import { pathText } from '../util/safe-text.js';
 import type { RawFile } from './raw.js';
@@ -31,12 +30,6 @@ export interface LoadOptions {
   fullPath?: boolean;
   /** From when overlapping maintenance windows are looked for (milliseconds); default Date.now(). */
   now?: number;
-  /**
-   * Shared by the loads of one run over the same files under other variables (`plan
-   * --all-accounts`: one per account): each file is read and parsed once, and only what its
-   * `${VAR}`s change is worked out again (parse-cache.ts, createParseCache).
-   */
-  cache?: ParseCache;
   /** I/O of the caller's that should not wait for this load (plan's account read): see Beside. */
   beside?: Beside;
 }
@@ -162,22 +155,11 @@ function fullPath(): Promise<typeof import('./load-full.js')> {
   return (fullModule ??= import('./load-full.js'));
 }
 
-/** What a cache calls to work a file out (at most once per file). */
-const STEPS: LoadSteps = { fast: loadFileFast, full: fullPath };
-
 /**
  * Stages 2-4 for one file: the file's data when it passed them all. A promise only when the full
  * path is taken (its module loads on demand): one file per monitor is thousands of files.
  */
-function loadFile(
-  source: SourceFile,
-  env: Env,
-  fullOnly: boolean,
-  cache: ParseCache | undefined,
-  accountCredentials: () => Promise<string[]>,
-): FileResult | Promise<FileResult> {
-  // Only files on disk: a configuration in memory may be another text under the same name next time.
-  if (cache && !source.inMemory) return cache.load(source, env, fullOnly, STEPS, accountCredentials);
+function loadFile(source: SourceFile, env: Env, fullOnly: boolean, accountCredentials: () => Promise<string[]>): FileResult | Promise<FileResult> {
   const fast = loadFileFast(source, fullOnly);
   return 'full' in fast ? Promise.all([fullPath(), accountCredentials()]).then(([m, extra]) => m.loadFileFully(fast.full, env, extra)) : fast;
 }
@@ -185,7 +167,7 @@ function loadFile(
 /** A configuration in memory as a source, or why it cannot be one. */
 function inMemory(input: ConfigSource): { source: SourceFile } | { diagnostic: Diagnostic } {
   const { name } = input;
-  if ('text' in input) return { source: { path: name, display: name, text: input.text, inMemory: true } };
+  if ('text' in input) return { source: { path: name, display: name, text: input.text } };
   let text: string | undefined;
   try {
     text = JSON.stringify(input.data, null, 2) as string | undefined;
@@ -193,7 +175,7 @@ function inMemory(input: ConfigSource): { source: SourceFile } | { diagnostic: D
     return { diagnostic: diag(name, { line: 1, column: 1 }, `cannot be written as JSON: ${err instanceof Error ? err.message : String(err)}`) };
   }
   if (text === undefined) return { diagnostic: diag(name, { line: 1, column: 1 }, `cannot be written as JSON: ${typeof input.data}`) };
-  return { source: { path: name, display: name, text, json: true, inMemory: true } };
+  return { source: { path: name, display: name, text, json: true } };
 }
 
 /**
@@ -243,7 +225,7 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
       const end = Math.min(i + READ_AHEAD, onDisk.length);
       let chars = 0;
       for (let j = i; j < end && chars < READ_AHEAD_CHARS; j++) {
-        const read = opts.cache ? opts.cache.read(onDisk[j]!) : readSourceFileSync(onDisk[j]!);
+        const read = readSourceFileSync(onDisk[j]!);
         ahead.push(read);
         if ('source' in read) chars += read.source.text.length;
       }
@@ -262,7 +244,7 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
       continue;
     }
     try {
-      const loading = loadFile(read.source, env, fullOnly, opts.cache, accountCredentials);
+      const loading = loadFile(read.source, env, fullOnly, accountCredentials);
       const one = loading instanceof Promise ? await loading : loading;
       // Most files have nothing to add: no spread of empty lists (a call into the runtime each).
       if (one.diagnostics.length > 0) diagnostics.push(...one.diagnostics);

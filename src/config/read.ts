@@ -30,8 +30,6 @@ export interface SourceFile extends InputFile {
   text: string;
   /** Read as JSON whatever the name (a configuration given to loadConfig as data); else by the name's extension. */
   json?: boolean;
-  /** Given to loadConfig as text or data, not read from a file (never cached: parse-cache.ts). */
-  inMemory?: boolean;
 }
 
 const START: Position = { line: 1, column: 1 };

@@ -22,12 +22,12 @@
  * the next still run. Callers decide what the outcomes print and which exit code they make.
  */
 import type { MonitoringClient } from '../api/client.js';
-import { accountEnv, comparableUrl, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
+import { accountEnv, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
+import { sameServiceProblem, type ResolveHost } from '../api/same-service.js';
 import type { MonitoringApi } from '../api/types.js';
 import { PLAIN_PREFIX, plainPrefixProblem } from '../config/account-prefix.js';
 import type { DeclaredAccount } from '../config/accounts.js';
 import type { Beside } from '../config/load.js';
-import type { ParseCache } from '../config/parse-cache.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import { UserError } from '../util/errors.js';
@@ -57,6 +57,8 @@ export interface CommandOptions {
    * declaration from monsync.yaml: `[]`).
    */
   declaredIn?: string[];
+  /** How account hosts are resolved to tell whether two reach one service (default: the system's). */
+  resolve?: ResolveHost;
 }
 
 export interface LoadedConfiguration {
@@ -124,33 +126,22 @@ export async function openCommand(opts: CommandOptions): Promise<CommandRun> {
     const mismatch = pinMismatch(account, opts.io.env, connection.url);
     if (mismatch !== null) throw new UserError(mismatch);
   }
-  // The accounts of one run share a parse cache: the files they share are read and parsed once (config/parse-cache.ts).
-  const shared: RunShared = {};
-  const contexts = accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a, shared));
-  refuseSharedLogins(contexts);
+  const contexts = accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a));
+  await refuseSharedLogins(contexts, opts.resolve);
   return { contexts, several: accounts.length > 1 || opts.choice?.allAccounts === true };
 }
 
-/** Two accounts of one run on one service login would plan against each other's writes. */
-function refuseSharedLogins(contexts: readonly CommandContext[]): void {
-  const seen = new Map<string, CommandContext>();
-  for (const ctx of contexts) {
-    const env = ctx.io.env;
-    const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
-    const url = given(ctx.connection.url) ?? given(env.MONSYNC_URL);
-    const login = given(env.MONSYNC_USERNAME) ?? given(env.MONSYNC_CLIENT_ID);
-    // Without both, connecting fails on its own, naming what is missing.
-    if (url === undefined || login === undefined) continue;
-    const key = `${comparableUrl(url)}\n${login}`;
-    const before = seen.get(key);
-    if (before !== undefined) {
-      const [a, b] = [before.account!, ctx.account!];
-      throw new UserError(
-        `accounts ${a.name} and ${b.name} resolve to the same service and login (${comparableUrl(url)} as ${login}): one would undo the other's changes; nothing was sent: point ${b.envPrefix}URL or its credentials at its own account`,
-      );
-    }
-    seen.set(key, ctx);
-  }
+/** Two accounts of one run on one service login would plan against each other's writes (api/same-service.ts). */
+async function refuseSharedLogins(contexts: readonly CommandContext[], resolve?: ResolveHost): Promise<void> {
+  const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
+  // Without a URL and a login, connecting fails on its own, naming what is missing.
+  const known = contexts.flatMap((ctx) => {
+    const url = given(ctx.connection.url) ?? given(ctx.io.env.MONSYNC_URL);
+    const login = given(ctx.io.env.MONSYNC_USERNAME) ?? given(ctx.io.env.MONSYNC_CLIENT_ID);
+    return url === undefined || login === undefined ? [] : [{ name: ctx.account!.name, url, login, prefix: ctx.account!.envPrefix }];
+  });
+  const problem = await sameServiceProblem(known, resolve);
+  if (problem !== null) throw new UserError(`${problem.message}: point ${known[problem.second]!.prefix}URL or its credentials at its own account`);
 }
 
 /**
@@ -161,12 +152,7 @@ export function commandContext(io: CommandIo, paths: string[], connection: Conne
   return makeContext(account ? { ...io, env: accountEnv(io.env, account) } : io, io.env, account ? account.paths : paths, connection, account);
 }
 
-/** What the contexts of one run over declared accounts share: the parse cache, made on the first configuration load. */
-interface RunShared {
-  parseCache?: ParseCache;
-}
-
-function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection: ConnectionOptions, account: DeclaredAccount | undefined, shared?: RunShared): CommandContext {
+function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection: ConnectionOptions, account: DeclaredAccount | undefined): CommandContext {
   const ctx: CommandContext = {
     io,
     ...(account ? { account } : {}),
@@ -176,13 +162,12 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
       return connect(connection, configEnv, { ...choices, ...(account ? { account } : {}) });
     },
     async readConfiguration(opts = {}) {
-      const { loadConfig, formatDiagnosticLines, createParseCache } = await import('../config/index.js');
-      const cache = shared ? (shared.parseCache ??= createParseCache()) : undefined;
+      // Read afresh at every load: a long-running command (the exporter) sees each edit at its next read.
+      const { loadConfig, formatDiagnosticLines } = await import('../config/index.js');
       const result = await loadConfig(opts.paths ?? paths, {
         cwd: io.cwd,
         env: account ? { ...configEnv, ...account.vars } : configEnv,
         now: io.now(),
-        ...(cache ? { cache } : {}),
         ...(opts.beside ? { beside: opts.beside } : {}),
       });
       if ('diagnostics' in result) {
@@ -215,7 +200,7 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
     // The offset is the service's Date header against the transport's clock, Date.now, which is the
     // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.
     serviceNow: (api) => io.now() + (api.serviceClockOffsetMs?.() ?? 0),
-    withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account, shared),
+    withIo: (other) => makeContext({ ...other, env: io.env }, configEnv, paths, connection, account),
   };
   return ctx;
 }

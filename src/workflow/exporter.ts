@@ -15,6 +15,8 @@ import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { AccountSample, DriftCounts } from '../ops/exporter/metrics.js';
 import { emptyMemory, monitorSamples, readServiceState, type ExporterMemory } from '../ops/exporter/read.js';
+import { addServiceLevels, objectivesOf } from '../ops/exporter/slo.js';
+import type { ServiceLevel } from '../model/desired.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
@@ -41,6 +43,8 @@ export function driftOf(plan: Pick<Plan, 'changes'>): DriftCounts {
 export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions): { read(): Promise<AccountSample> } {
   let memory: ExporterMemory = emptyMemory();
   let lastProblem: string | null = null;
+  // The objectives of the last configuration that loaded: kept while it has problems, so the burn-rate rules keep their thresholds.
+  let objectives: Map<string, ServiceLevel> | null = null;
   const problem = (lines: string[] | null) => {
     const text = lines === null ? null : lines.map(redact).join('\n');
     if (text === lastProblem) return;
@@ -53,7 +57,8 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
       const started = performance.now();
       let desired: DesiredState | null = null;
       let problems: string[] | null = null;
-      if (opts.withConfiguration) {
+      if (opts.withConfiguration) problems = ctx.account ? await declarationProblem(ctx) : null;
+      if (opts.withConfiguration && problems === null) {
         try {
           desired = (await ctx.loadConfiguration({ consequence: 'the drift is not known until it is fixed' })).desired;
         } catch (err) {
@@ -61,6 +66,7 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
           problems = [err.message, ...err.details];
         }
       }
+      if (desired !== null) objectives = objectivesOf(desired.monitors);
       const live = await ctx.readAccount(opts.api, desired);
       const nowMs = ctx.serviceNow(opts.api);
       const nowSeconds = Math.floor(nowMs / 1000);
@@ -84,15 +90,31 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
         problem(problems);
       }
       const made = monitorSamples({ monitors: live.monitors, readings, memory, nowSeconds, inMaintenance });
+      const samples = await addServiceLevels(opts.api, { samples: made.samples, monitors: live.monitors, groups: live.groups, objectives, previousAt: memory.previousAt, nowSeconds });
       memory = made.memory;
       return {
-        monitors: made.samples,
+        monitors: samples,
         atSeconds: nowSeconds,
         readSeconds: (performance.now() - started) / 1000,
         ...(drift !== undefined ? { drift } : {}),
       };
     },
   };
+}
+
+/**
+ * The exporter's accounts are chosen once, at its start; their declaration is read again at every
+ * read, as their files are: an account no longer declared (or declared otherwise) has no drift to
+ * show until the exporter is restarted, as `plan --account NAME` would refuse it (or read it otherwise).
+ */
+async function declarationProblem(ctx: CommandContext): Promise<string[] | null> {
+  const account = ctx.account!;
+  const { readDeclaredAccounts } = await import('../config/accounts.js');
+  const declared = await readDeclaredAccounts([account.paths[0]!], ctx.io.cwd);
+  const now = declared?.accounts.find((a) => a.name === account.name);
+  if (now === undefined) return [`account ${account.name} is no longer declared in ${account.paths[0]}: restart the exporter to stop reading it`];
+  if (JSON.stringify(now) !== JSON.stringify(account)) return [`the declaration of account ${account.name} in ${account.paths[0]} changed: restart the exporter to read it as declared now`];
+  return null;
 }
 
 /** Ids of the monitors a declared maintenance window covers at `nowMs`. */
