@@ -17,11 +17,13 @@ import { register } from '../../src/cli/exporter.js';
 import { DEFAULT_LISTEN, runExporter, type ExporterOptions } from '../../src/cli/exporter-run.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import type { Env } from '../../src/api/connect.js';
-import { ROOT } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeExporterCertificates } from '../helpers/exporter-tls.js';
 import { captureIo, type CapturedIo } from '../helpers/io.js';
 import { v1Env } from '../ops/helpers.js';
+
+/** The repository's top (the docs and examples the port and container tests read). */
+const ROOT = join(import.meta.dirname, '..', '..');
 
 let emu: TestEmulator;
 let dir: string;
