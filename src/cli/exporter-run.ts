@@ -9,9 +9,7 @@
  * while the others run. The log (stderr) says what changed: first read, failures, recovery, the
  * configuration's problems; never a credential (util/redact.ts).
  */
-import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DEFAULT_CONFIG_FILE } from '../config/read.js';
 import { ExporterCredentials } from '../ops/exporter/credentials.js';
 import { parseDuration } from '../util/duration.js';
 import { UsageError, UserError } from '../util/errors.js';
@@ -40,28 +38,19 @@ export function parseListen(value: string): { host: string; port: number } {
   return { host, port };
 }
 
-/** PATH... as given, else monsync.yaml when there is one (as --help says), else none: no drift. */
-async function configurationPaths(paths: string[], cwd: string): Promise<string[]> {
-  if (paths.length > 0) return paths;
-  return access(resolve(cwd, DEFAULT_CONFIG_FILE)).then(
-    () => [DEFAULT_CONFIG_FILE],
-    () => [],
-  );
-}
-
 export async function runExporter(given: string[], opts: ExporterOptions, io: CommandIo): Promise<number> {
   const { host, port } = parseListen(opts.listen);
   const intervalMs = parseDuration(opts.interval, '--interval') * 1000;
   // Read now: a bad token file or web configuration stops the start before anything is read or listens.
   const { credentials, web } = await ExporterCredentials.open(opts.tokenFile, opts['web.config.file'], io.cwd);
-  const [{ ExporterMetrics }, { startExporterServer, isLoopback }, { runReadLoop }, { exporterReader, exporterUsesConfiguration }, { openCommand }] = await Promise.all([
+  const [{ ExporterMetrics }, { startExporterServer, isLoopback }, { runReadLoop }, { exporterReader, exporterUsesConfiguration, exporterPaths }, { openCommand }] = await Promise.all([
     import('../ops/exporter/metrics.js'),
     import('../ops/exporter/server.js'),
     import('../ops/exporter/loop.js'),
     import('../workflow/exporter.js'),
     import('../workflow/context.js'),
   ]);
-  const paths = await configurationPaths(given, io.cwd);
+  const paths = await exporterPaths(given, io.cwd);
   // Without PATH the accounts are looked for in monsync.yaml, as status does.
   const { contexts } = await openCommand({ io, paths, connection: opts, choice: opts });
   const accounts = contexts.some((c) => c.account !== undefined);
