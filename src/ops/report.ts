@@ -255,8 +255,6 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
     account.merge(t);
     for (const g of inGroups) groupTallies.get(g)?.merge(t);
     rows[i] = { id: m.id, label: m.label, type: m.type, groups: inGroups, figures: t.figures(period.from, period.to), outages, pausedNow: null };
-    // Its value buffers serve the next monitor read (report-stats.ts MonitorValues).
-    t.release();
     req.onProgress?.({ kind: 'monitor', done: ++done, total: monitors.length });
   });
   req.onProgress?.({ kind: 'alerts' });
