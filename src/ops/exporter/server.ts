@@ -15,7 +15,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket, TlsOptions } from 'node:tls';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -118,6 +118,29 @@ async function access(req: IncomingMessage, token: string | null, web: WebConfig
   return { ok: false, challenge };
 }
 
+/**
+ * The HTTPS server of a web configuration with `tls_server_config`: before Node wraps each new
+ * connection in TLS, the certificate, key and client policy of the file now (as exporter-toolkit
+ * reads them per connection); a file that cannot be read refuses the connection and is told.
+ */
+function tlsServer(tls: TlsSettings, source: WebConfigSource, onRequest: (req: IncomingMessage, res: ServerResponse) => void, tell: (problem: string) => void): HttpsServer {
+  const https = createHttpsServer(tlsOptions(tls), onRequest);
+  https.prependListener('connection', (socket: Socket) => {
+    try {
+      const now = source.loadSync().tls;
+      if (now === null) throw new UserError(`--web.config.file ${source.file}: tls_server_config was removed; the exporter serves HTTPS until it restarts`);
+      const options = tlsOptions(now);
+      https.setSecureContext(options);
+      // Read by Node for each new connection: the client policy of the file now.
+      Object.assign(https, { requestCert: options.requestCert, rejectUnauthorized: options.rejectUnauthorized });
+    } catch (err) {
+      tell(err instanceof Error ? err.message : String(err));
+      socket.destroy();
+    }
+  });
+  return https;
+}
+
 export async function startExporterServer(opts: ExporterServerOptions): Promise<ExporterServer> {
   const basic = new BasicAuthChecker();
   const tokenOf = opts.token;
@@ -181,25 +204,7 @@ export async function startExporterServer(opts: ExporterServerOptions): Promise<
     });
   };
 
-  let server: Server | HttpsServer;
-  if (initial?.tls) {
-    const https = createHttpsServer(tlsOptions(initial.tls), onRequest);
-    // Before Node wraps a new connection in TLS: the certificate, key and policy of the file now.
-    https.prependListener('connection', (socket: import('node:net').Socket) => {
-      try {
-        const tls = opts.webConfig!.loadSync().tls;
-        if (tls === null) throw new UserError(`--web.config.file ${opts.webConfig!.file}: tls_server_config was removed; the exporter serves HTTPS until it restarts`);
-        const options = tlsOptions(tls);
-        https.setSecureContext(options);
-        Object.assign(https, { requestCert: options.requestCert, rejectUnauthorized: options.rejectUnauthorized });
-      } catch (err) {
-        tell(err instanceof Error ? err.message : String(err));
-        socket.destroy();
-      }
-    });
-    server = https;
-  } else server = createServer(onRequest);
-
+  const server: Server | HttpsServer = initial?.tls ? tlsServer(initial.tls, opts.webConfig!, onRequest, tell) : createServer(onRequest);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
