@@ -41,46 +41,65 @@ export interface ApplyView {
 /** How often the live line is redrawn, and held-back log lines written at the latest. */
 const TICK_MS = 100;
 
-export function textApplyView(io: CommandIo): ApplyView {
-  const { color, out } = io;
+/**
+ * The text view's log of finished changes and, on a terminal, its live line. Writes to a pipe or
+ * file block (write(2) per call): one per finished change made a 1,000-change apply spend longer
+ * writing its log than waiting for the service. Log lines are gathered and written at most every
+ * 100 ms, and always before anything else is printed. In a terminal they go above the live line
+ * (which shows only what is in flight), with its redraw.
+ */
+function changeLog(io: CommandIo) {
+  const { out } = io;
   const tty = io.terminal !== undefined;
-  // Writes to a pipe or file block (write(2) per call): one per finished change made a 1,000-change
-  // apply spend longer writing its log than waiting for the service. Log lines are gathered and
-  // written at most every 100 ms, and always before anything else is printed. In a terminal they go
-  // above the live line (which shows only what is in flight), with its redraw.
   let pending = '';
   let flushTimer: NodeJS.Timeout | undefined;
   let liveTimer: NodeJS.Timeout | undefined;
+  const running = new Map<string, string>();
+  const counts = { finished: 0, total: 0, started: 0 };
   const flush = () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
     if (pending !== '') out(tty ? `\r\x1b[2K${pending}` : pending);
     pending = '';
   };
-  const logLine = (s: string) => {
-    pending += `${s}\n`;
-    if (!tty) flushTimer ??= setTimeout(flush, TICK_MS);
-  };
-  const running = new Map<string, string>();
-  let finished = 0;
-  let total = 0;
-  let started = 0;
   const drawLive = () => {
     const line = renderLiveLine({
-      done: finished,
-      total,
-      elapsedMs: performance.now() - started,
+      done: counts.finished,
+      total: counts.total,
+      elapsedMs: performance.now() - counts.started,
       running: [...running.values()],
       width: io.terminal?.columns() ?? 100,
     });
     out(`\r\x1b[2K${pending}${line}`);
     pending = '';
   };
-  const stopLive = () => {
-    if (liveTimer) clearInterval(liveTimer);
-    liveTimer = undefined;
+  return {
+    tty,
+    running,
+    counts,
+    flush,
+    logLine(s: string) {
+      pending += `${s}\n`;
+      if (!tty) flushTimer ??= setTimeout(flush, TICK_MS);
+    },
+    startLive(total: number) {
+      counts.total = total;
+      counts.started = performance.now();
+      if (tty) liveTimer = setInterval(drawLive, TICK_MS);
+    },
+    stopLive() {
+      if (liveTimer) clearInterval(liveTimer);
+      liveTimer = undefined;
+    },
   };
+}
 
+export function textApplyView(io: CommandIo): ApplyView {
+  const { color, out } = io;
+  const log = changeLog(io);
+  const { tty, running, flush } = log;
+  const logLine = log.logLine;
+  const stopLive = log.stopLive;
   const progress = printProgress(io);
   const verify = verifyLines(io);
   const draw = (e: WorkflowEvent): void => {
@@ -88,17 +107,14 @@ export function textApplyView(io: CommandIo): ApplyView {
       case 'planned':
         return out(renderPlanText(e.plan, { color }).replace(/\n*$/, '\n'));
       case 'applying':
-        total = e.changes;
-        started = performance.now();
         out(`${renderApplyHeader(e.changes, e.parallelism)}\n`);
-        if (tty) liveTimer = setInterval(drawLive, TICK_MS);
-        return;
+        return log.startLive(e.changes);
       case 'change-started':
         running.set(e.ref, e.label);
         return;
       case 'change-finished':
         running.delete(e.result.ref);
-        finished += 1;
+        log.counts.finished += 1;
         // What an interruption left unstarted is counted in the summary, not listed line by line.
         // A line per finished change, in a terminal too: what was done stays on the screen.
         if (showsAsFinished(e.result)) logLine(renderFinishedLine(e.result, { color }));

@@ -85,6 +85,12 @@ export function buildControlRouter(): Router<ControlContext> {
     if (set !== undefined || adv !== undefined) c.store.touch();
     return ok(clockView(c.clock));
   });
+  addSimulationRoutes(r, ok);
+  return r;
+}
+
+/** The routes that move the simulated service: alerts, outages, round trips, history, outbox, simulation, data. */
+function addSimulationRoutes(r: Router<ControlContext>, ok: (body: unknown) => { status: number; body: unknown }): void {
   r.add('POST', '/_emulator/alert-active', (c) => {
     const b = objectBody(c.body, 'alert-active');
     if (typeof b.monitor !== 'string') throw badRequest(`alert-active: monitor must be a monitor id string, got ${show(b.monitor)}`);
@@ -135,5 +141,4 @@ export function buildControlRouter(): Router<ControlContext> {
     if (b.items === undefined && b.analysis === undefined) throw badRequest('data: give items and/or analysis');
     return ok({ monitor: b.monitor, ...c.store.addData(b.monitor, b.items, b.analysis) });
   });
-  return r;
 }

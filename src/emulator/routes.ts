@@ -235,6 +235,12 @@ export function buildApiRouter(): Router<RouteContext> {
   r.add('PUT', '/v1/v1/Config/Alert/:id', modifyAlert);
   r.add('DELETE', '/v1/Config/Alert/:id', (c) => v1Ok(c, { alert: s(c).deleteAlert(id(c)) }));
 
+  addPausingAndDataRoutes(r, s, id);
+  return r;
+}
+
+/** 4.6 pausing, 4.7 alert destinations, 4.8 data. */
+function addPausingAndDataRoutes(r: Router<RouteContext>, s: (c: RouteContext) => EmulatorStore, id: (c: RouteContext) => string): void {
   // 4.6 pausing; Enable Alerting - Monitor also has the doubled prefix.
   const resumeMonitor: Handler<RouteContext> = (c) => v1Ok(c, { alert_list: s(c).resumeMonitor(id(c)) });
   r.add('GET', '/v1/Pause/Alert', (c) => v1Ok(c, { alert_list: s(c).listPauses() }));
@@ -284,8 +290,6 @@ export function buildApiRouter(): Router<RouteContext> {
     const { begin, end } = dataRange(c);
     return v1Ok(c, { begin, end, analysis: s(c).responseAnalysis(id(c), begin, end) });
   });
-
-  return r;
 }
 
 /** Which credentials a path needs; decided before routing so unknown paths do not leak. */

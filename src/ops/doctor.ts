@@ -285,32 +285,7 @@ async function checkService(
   const reached = firstError === null || reachedService(firstError);
 
   if (!reached) {
-    const err = firstError as ApiError;
-    const tls = err instanceof ApiError ? tlsCodeOf(err) : null;
-    if (tls && isPlainHttpCode(tls)) {
-      add({ id: 'reachable', status: 'ok', message: `a server answers at ${new URL(url).host} (in plain HTTP)` });
-      add({ id: 'tls', status: 'problem', message: `the server answered in plain HTTP, not TLS: ${tls}`, hint: PLAIN_HTTP_HINT });
-    } else if (tls) {
-      add({ id: 'reachable', status: 'ok', message: `a server answers at ${new URL(url).host} (the TLS handshake failed)` });
-      add({
-        id: 'tls',
-        status: 'problem',
-        message: `TLS certificate not accepted: ${tls}`,
-        hint: 'the certificate is expired, self-signed or for another name; a proxy inspecting TLS needs its CA in NODE_EXTRA_CA_CERTS',
-      });
-    } else {
-      add({
-        id: 'reachable',
-        status: 'problem',
-        // The client's reason names the host and port it tried when it could not connect.
-        message: / to \S+:\d+:/.test(reason(err)) ? reason(err) : `no answer from ${new URL(url).host}: ${reason(err)}`,
-        hint: 'check the URL and that the service (or `monsync emulator`) is running; a proxy or firewall may be in the way',
-      });
-    }
-    add(v1 === 'both' ? { id: 'v1', status: 'skipped', message: 'the service was not reached' } : v1Unusable(env, v1));
-    add(v2 === 'both' ? { id: 'v2', status: 'skipped', message: 'the service was not reached' } : v2Absent(env, v2));
-    add({ id: 'clock', status: 'skipped', message: 'the service was not reached' });
-    add({ id: 'account', status: 'skipped', message: 'the service was not reached' });
+    unreachable(firstError as ApiError, url, env, v1, v2, add);
     return null;
   }
 
@@ -330,40 +305,8 @@ async function checkService(
   } else add(v1Unusable(env, v1));
 
   // v2
-  if (v2 === 'both') {
-    if (token === null) {
-      try {
-        await client.getToken();
-        token = 'ok';
-      } catch (err) {
-        token = err;
-      }
-    }
-    if (token === 'ok') {
-      let version: string;
-      let status: CheckStatus = 'ok';
-      try {
-        const v = await client.getV2Version();
-        version = Object.entries(v)
-          .filter(([k]) => k !== 'path' && k !== 'error')
-          .map(([k, val]) => `${k} ${typeof val === 'string' ? val : JSON.stringify(val)}`)
-          .join(', ');
-      } catch (err) {
-        status = 'warning';
-        version = `unreadable (${reason(err)})`;
-      }
-      add({
-        id: 'v2',
-        status,
-        message: `v2 client credentials accepted (token for ${set(env, 'MONSYNC_CLIENT_ID')}); /v2/version: ${redact(version)}`,
-        ...(status === 'warning' && { hint: '`monsync status` may still work; the trace (MONSYNC_LOG=trace) shows the answer' }),
-      });
-    } else {
-      add(
-        credentialProblem('v2', token, 'check MONSYNC_CLIENT_ID and MONSYNC_CLIENT_SECRET (Account > API Access in the web interface; the secret is shown once, so a lost one means a new client)'),
-      );
-    }
-  } else add(v2Absent(env, v2));
+  if (v2 === 'both') await checkV2(client, env, token, add);
+  else add(v2Absent(env, v2));
 
   add(checkClock(input.clockOffsetMs(client)));
 
@@ -393,6 +336,71 @@ async function checkService(
   report.quirks = subtract(client.quirks(), before);
   add(quirkCheck(report.quirks));
   return live;
+}
+
+/** The first request found no service: why (no answer, plain HTTP, a certificate), and what that leaves unchecked. */
+function unreachable(err: ApiError, url: string, env: Env, v1: Pair, v2: Pair, add: (c: DoctorCheck) => DoctorCheck): void {
+  const tls = err instanceof ApiError ? tlsCodeOf(err) : null;
+  if (tls && isPlainHttpCode(tls)) {
+    add({ id: 'reachable', status: 'ok', message: `a server answers at ${new URL(url).host} (in plain HTTP)` });
+    add({ id: 'tls', status: 'problem', message: `the server answered in plain HTTP, not TLS: ${tls}`, hint: PLAIN_HTTP_HINT });
+  } else if (tls) {
+    add({ id: 'reachable', status: 'ok', message: `a server answers at ${new URL(url).host} (the TLS handshake failed)` });
+    add({
+      id: 'tls',
+      status: 'problem',
+      message: `TLS certificate not accepted: ${tls}`,
+      hint: 'the certificate is expired, self-signed or for another name; a proxy inspecting TLS needs its CA in NODE_EXTRA_CA_CERTS',
+    });
+  } else {
+    add({
+      id: 'reachable',
+      status: 'problem',
+      // The client's reason names the host and port it tried when it could not connect.
+      message: / to \S+:\d+:/.test(reason(err)) ? reason(err) : `no answer from ${new URL(url).host}: ${reason(err)}`,
+      hint: 'check the URL and that the service (or `monsync emulator`) is running; a proxy or firewall may be in the way',
+    });
+  }
+  add(v1 === 'both' ? { id: 'v1', status: 'skipped', message: 'the service was not reached' } : v1Unusable(env, v1));
+  add(v2 === 'both' ? { id: 'v2', status: 'skipped', message: 'the service was not reached' } : v2Absent(env, v2));
+  add({ id: 'clock', status: 'skipped', message: 'the service was not reached' });
+  add({ id: 'account', status: 'skipped', message: 'the service was not reached' });
+}
+
+/** v2: the token (asked now unless the first request was it) and /v2/version. */
+async function checkV2(client: MonitoringClient, env: Env, token: 'ok' | unknown, add: (c: DoctorCheck) => DoctorCheck): Promise<void> {
+  if (token === null) {
+    try {
+      await client.getToken();
+      token = 'ok';
+    } catch (err) {
+      token = err;
+    }
+  }
+  if (token === 'ok') {
+    let version: string;
+    let status: CheckStatus = 'ok';
+    try {
+      const v = await client.getV2Version();
+      version = Object.entries(v)
+        .filter(([k]) => k !== 'path' && k !== 'error')
+        .map(([k, val]) => `${k} ${typeof val === 'string' ? val : JSON.stringify(val)}`)
+        .join(', ');
+    } catch (err) {
+      status = 'warning';
+      version = `unreadable (${reason(err)})`;
+    }
+    add({
+      id: 'v2',
+      status,
+      message: `v2 client credentials accepted (token for ${set(env, 'MONSYNC_CLIENT_ID')}); /v2/version: ${redact(version)}`,
+      ...(status === 'warning' && { hint: '`monsync status` may still work; the trace (MONSYNC_LOG=trace) shows the answer' }),
+    });
+  } else {
+    add(
+      credentialProblem('v2', token, 'check MONSYNC_CLIENT_ID and MONSYNC_CLIENT_SECRET (Account > API Access in the web interface; the secret is shown once, so a lost one means a new client)'),
+    );
+  }
 }
 
 function credentialProblem(which: 'v1' | 'v2', err: unknown, hint: string): DoctorCheck {
