@@ -1,4 +1,4 @@
-/** `monsync data LABEL`: `dataFlow` (src/workflow/operate.ts), a monitor's data as a chart or JSON. */
+/** `monsync data LABEL`: `dataFlow` (src/workflow/data.ts), a monitor's data as a chart or JSON. */
 import type { Command } from 'commander';
 import type { CommandContext, ConnectionOptions } from '../workflow/context.js';
 import { UsageError } from '../util/errors.js';
@@ -39,7 +39,7 @@ export async function runData(label: string, opts: DataOptions, io: CommandIo, c
   const [{ parseDuration }, { commandContext }, { dataFlow }, { renderDataJson, renderDataText }] = await Promise.all([
     import('../util/duration.js'),
     import('../workflow/context.js'),
-    import('../workflow/operate.js'),
+    import('../workflow/data.js'),
     import('../render/ops-data.js'),
   ]);
   const sinceSeconds = parseDuration(opts.since, '--since');

@@ -1,4 +1,4 @@
-/** `monsync drill LABEL`: `drillFlow` (src/workflow/operate.ts) against a local emulator, its report as text. */
+/** `monsync drill LABEL`: `drillFlow` (src/workflow/drill.ts) against a local emulator, its report as text. */
 import type { Command } from 'commander';
 import type { EmulatorControlApi } from '../ops/emulator-control.js';
 import { UsageError } from '../util/errors.js';
@@ -43,7 +43,7 @@ export async function runDrillCommand(
   const [{ EmulatorControl }, { commandContext }, { drillFlow }, { renderDrillText, renderDrillStart }] = await Promise.all([
     import('../ops/emulator-control.js'),
     import('../workflow/context.js'),
-    import('../workflow/operate.js'),
+    import('../workflow/drill.js'),
     import('../render/ops-drill.js'),
   ]);
   const report = await drillFlow(ctx ?? commandContext(io, [], opts), { label, minutes, controlFor: controlFor ?? ((baseUrl) => EmulatorControl.connect(baseUrl)) }, (e) => {

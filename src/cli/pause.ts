@@ -1,6 +1,6 @@
 /**
  * `monsync pause`, `resume` and `paused`: alerting on and off by label (API 4.6). Every usage error
- * before a request; `pauseFlow` (src/workflow/operate.ts) and `pausedFlow` (src/workflow/status.ts)
+ * before a request; `pauseFlow` (src/workflow/pause.ts) and `pausedFlow` (src/workflow/status.ts)
  * on the command context; each outcome printed as it lands.
  */
 import type { Command } from 'commander';
@@ -85,7 +85,7 @@ async function runPauseOrResume(verb: 'pause' | 'resume', opts: ResumeOptions & 
     import('../util/duration.js'),
     import('../ops/pause.js'),
     import('../workflow/context.js'),
-    import('../workflow/operate.js'),
+    import('../workflow/pause.js'),
   ]);
   // Everything the user typed is checked before any request.
   const seconds = verb === 'pause' ? parseDuration(opts.for ?? '', '--for') : 0;

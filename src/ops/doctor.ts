@@ -18,6 +18,7 @@ import { isLoopbackHost, parseBaseUrl } from '../api/url.js';
 import { alertCount, type DesiredState } from '../model/desired.js';
 import { DEFAULT_OWNER, OWNER_META_KEY, type LiveState } from '../model/live.js';
 import { matchesAny } from '../util/glob.js';
+import { roughDuration } from '../util/duration.js';
 import { plural } from '../util/plural.js';
 import { pathText } from '../util/safe-text.js';
 import { redact } from '../util/redact.js';
@@ -117,13 +118,6 @@ function reason(err: unknown): string {
 }
 
 const reachedService = (err: unknown): boolean => err instanceof ApiError && err.status !== null;
-
-function duration(ms: number): string {
-  const s = Math.round(Math.abs(ms) / 1000);
-  if (s < 120) return `${s} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  return `${Math.round(s / 360) / 10} h`;
-}
 
 /** The checks, in the order printed. */
 export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
@@ -421,7 +415,7 @@ function checkClock(offset: number | null): DoctorCheck {
     };
   }
   if (offset === 0) return { id: 'clock', status: 'ok', message: 'the service\'s clock agrees with this machine\'s (within 2 s)' };
-  const how = `${duration(offset)} ${offset > 0 ? 'ahead of' : 'behind'} this machine's`;
+  const how = `${roughDuration(offset)} ${offset > 0 ? 'ahead of' : 'behind'} this machine's`;
   if (Math.abs(offset) < CLOCK_WARNING_MS) return { id: 'clock', status: 'ok', message: `the service's clock is ${how}` };
   return {
     id: 'clock',

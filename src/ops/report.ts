@@ -21,13 +21,13 @@ import type { DataItem, MonitoringApi, PausedAlert } from '../api/types.js';
 import type { Monitor } from '../model/live.js';
 import { UsageError, UserError } from '../util/errors.js';
 import { quote } from '../util/safe-text.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../util/duration.js';
 import { resolveMonitor, suggestions } from './resolve.js';
 import { filterEntries } from './status-filter.js';
 import { admitData, leftOutNotes, noneLeftOut, type LeftOut } from '../api/data-rules.js';
 import { ACCOUNTING, DAY_SECONDS, OutageScanner, Tally, type Figures, type Outage } from './report-stats.js';
 import { ObjectiveBook, shorterThanWindowNote, type Budget, type ReportObjectives, type SlowCounter } from './report-slo.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../util/duration.js';
 
 export const REPORT_VERSION = 1;
 /** The longest data read in one request. */

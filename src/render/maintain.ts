@@ -5,7 +5,7 @@
  */
 import pc from 'picocolors';
 import type { MaintenanceDecision, PauseSent } from '../ops/maintenance.js';
-import { formatDuration } from '../ops/duration.js';
+import { formatDuration } from '../util/duration.js';
 import { plural } from '../util/plural.js';
 import { quoted, safe, utcMinute } from './ops-words.js';
 

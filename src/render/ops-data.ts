@@ -5,7 +5,7 @@ import pc from 'picocolors';
 import type { MonitorData } from '../api/types.js';
 import { buildChart, summarize, DEFAULT_CHART_WIDTH } from '../ops/chart.js';
 import { anyLeftOut, leftOutNote, type LeftOut } from '../api/data-rules.js';
-import { formatDuration } from '../ops/duration.js';
+import { formatDuration } from '../util/duration.js';
 import { formatMs, safe, utcMinute } from './ops-words.js';
 import { plural } from '../util/plural.js';
 

@@ -3,7 +3,7 @@
  * have sent, by destination label, and what the drill did to the emulator clock.
  */
 import pc from 'picocolors';
-import { formatDuration } from '../ops/duration.js';
+import { formatDuration } from '../util/duration.js';
 import type { DrillAlert, DrillRecipient, DrillReport } from '../ops/drill.js';
 import { quoted, safe } from './ops-words.js';
 import { plural } from '../util/plural.js';

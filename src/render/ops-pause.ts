@@ -2,7 +2,7 @@
  * Lines printed by `monsync pause`, `resume` and `paused`.
  */
 import pc from 'picocolors';
-import { formatDuration } from '../ops/duration.js';
+import { formatDuration } from '../util/duration.js';
 import type { Outcome, PausedRow } from '../ops/pause.js';
 import { clockTime, quoted, safe } from './ops-words.js';
 import { plural } from '../util/plural.js';

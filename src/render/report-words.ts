@@ -2,7 +2,7 @@
  * Formatting shared by the `monsync report` renderers (text, Markdown, CSV, HTML): figures as
  * people read them, the same in every format. Pure.
  */
-import { formatDuration } from '../ops/duration.js';
+import { formatDuration } from '../util/duration.js';
 import type { DayFigures } from '../ops/report-stats.js';
 import type { Report, ReportMonitor } from '../ops/report.js';
 import { formatMs, utcMinute } from './ops-words.js';

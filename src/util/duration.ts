@@ -1,6 +1,7 @@
 /**
- * Durations as operators type them (`90s`, `30m`, `2h`, `1d`, `1h30m`; a bare number is seconds):
- * whole seconds only (the pause endpoints take an integer).
+ * Durations, the one place: as operators type them (`90s`, `30m`, `2h`, `1d`, `1h30m`; a bare
+ * number is seconds; whole seconds only: the pause endpoints take an integer), and as monsync
+ * prints them (`29m 40s`, or roughly: `10 min`).
  */
 import { UsageError } from './errors.js';
 
@@ -64,4 +65,30 @@ function normalizeUnit(u: string): Unit | undefined {
   return undefined;
 }
 
-export { UNIT_ORDER, UNIT_SECONDS };
+/**
+ * `1d 2h`, `29m 40s`, `30m`, `45s`: the `parts` largest non-zero units, truncated (a pause with
+ * 29m 59s left reads "29m 59s", never "30m"). Zero or less reads `0s`.
+ */
+export function formatDuration(totalSeconds: number, parts = 2): string {
+  let rest = Math.max(0, Math.floor(totalSeconds));
+  if (rest === 0) return '0s';
+  const out: string[] = [];
+  for (const unit of UNIT_ORDER) {
+    const size = UNIT_SECONDS[unit];
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0 || out.length > 0) out.push(`${n}${unit}`);
+    if (out.length === parts) break;
+  }
+  // "1h 0m" says nothing "1h" does not.
+  while (out.length > 1 && /^0[a-z]$/.test(out[out.length - 1] as string)) out.pop();
+  return out.join(' ');
+}
+
+/** A difference as a person reads it at a glance, its sign left to the sentence: `45 s`, `10 min`, `2.5 h`. */
+export function roughDuration(ms: number): string {
+  const s = Math.round(Math.abs(ms) / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 360) / 10} h`;
+}

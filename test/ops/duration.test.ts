@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DurationError, formatDuration, parseDuration } from '../../src/ops/duration.js';
+import { DurationError, formatDuration, parseDuration } from '../../src/util/duration.js';
 import { UserError } from '../../src/util/errors.js';
 
 describe('parseDuration', () => {
