@@ -129,24 +129,15 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
 
   if (emu.ca !== null) caFile = await writeCaFile(emu.ca, opts.tlsCaFile);
   io.out(`listening on ${emu.url}\n`);
-  const { v1, v2 } = DEFAULT_CREDENTIALS;
+  const { renderEmulatorBanner } = await import('../render/emulator.js');
   io.err(
-    [
-      `monsync emulator: serving the monitoring API v1 and v2 on ${emu.url}` +
-        (account ? `, a replica of ${account.source}` : '') +
-        (opts.state ? ` (state in ${opts.state})` : ' (state in memory only)'),
-      ...(account && opts.state ? [`  the replica is kept in ${opts.state}: \`monsync emulator --state ${opts.state}\` serves it again without reading the account`] : []),
-      `  v1 HTTP Basic: ${v1.user} / ${v1.password}`,
-      `  v2 OAuth client: ${v2.clientId} / ${v2.clientSecret}`,
-      `  API documentation: ${emu.url}/v2/docs`,
-      '  point monsync at it with:',
-      `    export MONSYNC_URL=${emu.url}`,
-      ...(caFile !== undefined ? [`    export NODE_EXTRA_CA_CERTS=${caFile}   # HTTPS with a CA made at start: its certificate is in this file`] : []),
-      `    export MONSYNC_USERNAME=${v1.user} MONSYNC_PASSWORD=${v1.password}`,
-      `    export MONSYNC_CLIENT_ID=${v2.clientId} MONSYNC_CLIENT_SECRET=${v2.clientSecret}`,
-      `  control API: ${emu.url}/_emulator/ (reset, seed, state, requests, faults, clock, outage, history, outbox, simulation). Ctrl-C stops.`,
-      '',
-    ].join('\n'),
+    renderEmulatorBanner({
+      url: emu.url,
+      ...(account && { source: account.source }),
+      ...(opts.state !== undefined && { state: opts.state }),
+      ...(caFile !== undefined && { caFile }),
+      ...DEFAULT_CREDENTIALS,
+    }),
   );
 
   const signal = await new Promise<string>((resolve) => {

@@ -5,7 +5,7 @@
  * one line that says where the report went.
  */
 import type { Command } from 'commander';
-import type { Report } from '../ops/report.js';
+import type { ReportFormat } from '../render/report-format.js';
 import { UsageError, UserError } from '../util/errors.js';
 import type { AccountChoice } from '../workflow/accounts.js';
 import type { CommandContext, ConnectionOptions } from '../workflow/context.js';
@@ -26,7 +26,7 @@ export interface ReportOptions extends ConnectionOptions, AccountChoice {
 }
 
 const FORMATS = ['text', 'markdown', 'csv', 'json', 'html'] as const;
-type Format = (typeof FORMATS)[number];
+type Format = (typeof FORMATS)[number] & ReportFormat;
 
 export function register(program: Command): void {
   command<ReportOptions>(program, {
@@ -77,25 +77,6 @@ export function checkReportAccounts(opts: ReportOptions): void {
   if (toFile && (opts.allAccounts || (opts.account?.length ?? 0) > 1)) throw new UsageError('--out writes the report of one account: give one --account NAME');
 }
 
-/**
- * The report in `format`, in pieces (JSON: a piece per monitor, see reportJsonPieces; the others
- * one piece); only that format's renderer is loaded (the four others are about 20 ms of CPU to load).
- */
-async function render(r: Report, format: Format, opts: { color: boolean; outages: boolean }): Promise<Iterable<string>> {
-  switch (format) {
-    case 'text':
-      return [(await import('../render/report-text.js')).renderReportText(r, opts)];
-    case 'markdown':
-      return [(await import('../render/report-markdown.js')).renderReportMarkdown(r, opts)];
-    case 'csv':
-      return [(await import('../render/report-csv.js')).renderReportCsv(r, opts)];
-    case 'json':
-      return (await import('../render/report-json.js')).reportJsonPieces(r);
-    case 'html':
-      return [(await import('../render/report-html.js')).renderReportHtml(r, opts)];
-  }
-}
-
 export async function runReport(opts: ReportOptions, io: CommandIo, ctx?: CommandContext): Promise<number> {
   const format = opts.format as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${opts.format}"`);
@@ -120,7 +101,7 @@ export async function runReport(opts: ReportOptions, io: CommandIo, ctx?: Comman
     printProgress(io),
   );
   const toFile = opts.out !== undefined && opts.out !== '-';
-  const pieces = await render(report, format, { color: !toFile && io.color, outages: opts.outages === true });
+  const pieces = await (await import('../render/report-format.js')).renderReportIn(report, format, { color: !toFile && io.color, outages: opts.outages === true });
   if (!toFile) {
     io.out([...pieces].join(''));
     return 0;
