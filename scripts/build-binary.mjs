@@ -82,8 +82,9 @@ async function bundle(from, outfile) {
   });
   if (result.errors.length > 0) fail('esbuild failed');
   const text = readFileSync(outfile, 'utf8');
-  // `createRequire(...).resolve(...)` only finds a path (emulator/docs.ts, outside the executable).
-  const left = text.split('\n').filter((line) => /createRequire\((?!.*\)\.resolve\()/.test(line));
+  // As CommonJS a call reads `(0, import_node_module.createRequire)(...)`. `createRequire(...).resolve(...)`
+  // only finds a path (emulator/docs.ts, outside the executable).
+  const left = text.split('\n').filter((line) => /createRequire\)?\(/.test(line) && !/createRequire\)?\([^)]*\)\.resolve\(/.test(line));
   if (left.length > 0) fail(`the bundle still loads packages from disk at run time: ${left[0].trim().slice(0, 160)}`);
 }
 

@@ -39,6 +39,13 @@ function startsOf(text: string, secret: string, into: [number, number][]): void 
   }
 }
 
+/** Whether `text` holds a registered secret, or a long start of one (what `redact` would mask of them). */
+export function holdsSecret(text: string): boolean {
+  const ranges: [number, number][] = [];
+  for (const s of secrets) startsOf(text, s, ranges);
+  return ranges.length > 0;
+}
+
 export function redact(text: string): string {
   let out = text;
   if (secrets.size > 0) {

@@ -10,8 +10,10 @@
  * machine has /usr/bin/node, so PATH=/usr/bin:/bin would let a stray `node` call pass. The executable
  * needs no other program, so nothing is linked in.
  *
- * Everything talks over loopback only: the executable's own emulator (127.0.0.1, port 0) and its
- * exporter (127.0.0.1, port 0), each started here and stopped here.
+ * Everything talks over loopback only: the executable's own emulator (127.0.0.1, port 0; a second one
+ * with --tls, whose certificates node-forge makes inside the executable) and its exporter (127.0.0.1,
+ * port 0), each started here and stopped here. `fmt` and `export` read the configuration schema the
+ * executable embeds; /v2/docs serves the files it embeds.
  *
  * examples/container/Containerfile is checked against the same executable (the image itself is not
  * built: there is no container engine here): it copies the file the build makes, and its entrypoint's
@@ -19,7 +21,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { request } from 'undici';
@@ -79,7 +81,7 @@ function startListening(args: string[], env: NodeJS.ProcessEnv): Promise<{ child
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout);
+      const m = /^listening on (https?:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout);
       if (m) resolve({ child, url: m[1]!, stderr: () => stderr, exit });
     });
     child.on('error', reject);
@@ -170,6 +172,29 @@ describe('monsync-linux-x64, with no node on its PATH', () => {
     expect(again.stdout).toContain('No changes.');
   });
 
+  it('exports the account into files that validate, their $schema where npm install -D monsync puts it (no schema on disk beside it)', async () => {
+    const exported = await run(['export', '--out', 'exported']);
+    expectCleanOutput(exported);
+    expect(exported.code, exported.stderr).toBe(0);
+    const first = readFileSync(join(work, 'exported', 'monsync.yaml'), 'utf8').split('\n')[0];
+    expect(first).toBe('# yaml-language-server: $schema=../node_modules/monsync/schemas/monsync.schema.json');
+    const validate = await run(['validate', 'exported']);
+    expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+  });
+
+  it('serves HTTPS from its emulator with a CA it makes, which its plan trusts through NODE_EXTRA_CA_CERTS', async () => {
+    const ca = join(base, 'ca.pem');
+    const tls = await startListening(['emulator', '--host', '127.0.0.1', '--port', '0', '--tls', '--tls-ca-file', ca], bareEnv());
+    try {
+      expect(tls.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const plan = await run(['plan', '--detailed-exitcode'], bareEnv({ ...account(), MONSYNC_URL: tls.url, NODE_EXTRA_CA_CERTS: ca }));
+      expectCleanOutput(plan);
+      expect(plan.code, plan.stderr).toBe(2);
+    } finally {
+      tls.child.kill('SIGTERM');
+    }
+  });
+
   it('serves monsync_up 1 from its exporter to one scrape over loopback, and exits 0 on SIGTERM', async () => {
     const exporter = await startListening(['exporter', '--listen', '127.0.0.1:0'], bareEnv(account()));
     try {
@@ -190,6 +215,22 @@ describe('monsync-linux-x64, with no node on its PATH', () => {
     }
     expect(await exporter.exit).toBe(0);
     expect(exporter.stderr()).not.toContain(PASSWORD);
+  });
+});
+
+describe('scripts/build-binary.mjs', () => {
+  it('refuses a bundle that would still load a package from disk at run time, where the executable has none', async () => {
+    const pkg = join(base, 'disk-require');
+    await mkdir(join(pkg, 'bin'), { recursive: true });
+    await mkdir(join(pkg, 'dist', 'cli'), { recursive: true });
+    await writeFile(join(pkg, 'bin', 'monsync.js'), "import '../dist/cli/main.js';\n");
+    // A lazy load the way render/plan-words.ts does it, but through a name the build does not rewrite.
+    await writeFile(join(pkg, 'dist', 'cli', 'main.js'), "import { createRequire } from 'node:module';\nconst load = createRequire(import.meta.url);\nexport const yaml = () => load('yaml');\n");
+    const out = join(base, 'never-written');
+    const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs'), '--from', pkg, '--output', out], { cwd: ROOT, encoding: 'utf8' });
+    expect(built.status).toBe(1);
+    expect(built.stderr).toMatch(/^build-binary: the bundle still loads packages from disk at run time: .*createRequire/m);
+    expect(existsSync(out)).toBe(false);
   });
 });
 
