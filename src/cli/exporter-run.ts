@@ -76,7 +76,7 @@ export async function runExporter(given: string[], opts: ExporterOptions, io: Co
     throw new UserError(`--listen ${opts.listen}: cannot listen there: ${err.code ?? err.message}`);
   });
   io.out(`listening on ${server.url}\n`);
-  if (!isLoopback(host) && credentials.token() === null && web?.users == null) log(`listening beyond loopback (${host}) without --token-file or basic_auth_users: anyone who reaches it reads the metrics`);
+  if (!isLoopback(host) && credentials.token() === null && (web?.users ?? null) === null) log(`listening beyond loopback (${host}) without --token-file or basic_auth_users: anyone who reaches it reads the metrics`);
 
   const stop = new AbortController();
   const release = io.interrupts?.((signal) => {
