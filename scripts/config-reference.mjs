@@ -20,6 +20,7 @@ export function configReference(schema) {
     ['`monitors[].alerts[]`', schema.properties.monitors.items.properties.alerts.items, ''],
     ['`alerts[]`: alerts on monitors managed elsewhere', schema.properties.alerts.items, ''],
     ['`groups[]`', schema.properties.groups.items, ''],
+    ['`slo` (in `defaults.monitor`, `templates.monitors`, `monitors[]` and `groups[]`)', schema.properties.monitors.items.properties.slo, 'slo.'],
     ['`maintenance[]`', schema.properties.maintenance.items, ''],
     ['`maintenance[].weekly`', schema.properties.maintenance.items.properties.weekly, 'weekly.'],
   ];
@@ -41,7 +42,8 @@ function typeOf(prop) {
   if (prop.const !== undefined) return `\`${JSON.stringify(prop.const)}\``;
   const variants = prop.anyOf ?? prop.oneOf;
   if (variants) return variants.map(typeOf).join(' or ');
-  const t = Array.isArray(prop.type) ? prop.type.join(' or ') : (prop.type ?? 'any');
+  // The only fields without a type (slo's objective and round_trip) take text or a number.
+  const t = Array.isArray(prop.type) ? prop.type.join(' or ') : (prop.type ?? 'string or number');
   if (t === 'array') return `list of ${prop.items ? typeOf(prop.items) : 'any'}`;
   if (t === 'object' && prop.additionalProperties && typeof prop.additionalProperties === 'object') {
     return `map of ${typeOf(prop.additionalProperties)}`;

@@ -99,6 +99,8 @@ export function connect(opts: ConnectionOptions, env: Env, choices: ConnectChoic
       ...(choices.concurrency !== undefined && { concurrency: choices.concurrency }),
       ...(choices.oauthSuffices && { oauthSuffices: true }),
     });
+    // A refused credential is named by the variable it came from: the account's own (issue 45).
+    if (account) options.variablePrefix = account.envPrefix;
     return new MonitoringClient(choices.onRequest ? { ...options, onRequest: choices.onRequest } : options);
   } catch (err) {
     // A configuration problem carries no method or path worth showing: the plain message.

@@ -8,11 +8,15 @@
  *
  * An item is left out, and counted, when it is
  * - **repeated**: a raw test is known by its start (`utc_mktime`), an hourly or daily average by
- *   its bucket's start; a service that answers an item twice has still run one test. Of the copies
- *   the settled one is kept (failed, or with a value, over one still in flight), else the first;
+ *   its bucket's start; a service that answers an item twice has still run one test. Of copies that
+ *   agree the settled one is kept (failed, or with a value, over one still in flight), else the first;
+ * - **contradicting**: copies of one test whose settled results disagree (failed and passed, or two
+ *   round trips): which one is true cannot be known, so none is believed and every copy is left
+ *   out, said in a note of its own (a lying first copy once made a report of 263 failed tests of 288);
  * - **out of domain**: a `utc_mktime` that is not a whole number of seconds, a `value` that is not
- *   finite, below 0 ms or above MAX_ROUND_TRIP_MS (no test runs that long: the longest `ttl` is
- *   1,800 s), or `samples` that is not a whole number of at least 0;
+ *   a JSON number (normalize.ts makes a string, "NaN" or a null start NaN), below 0 ms or above
+ *   MAX_ROUND_TRIP_MS (no test runs that long: the longest `ttl` is 1,800 s), or `samples` that is
+ *   not a whole number of at least 0;
  * - **outside the period** asked for: started before `from` or at/after `to`.
  * What was left out is a `LeftOut` value; `leftOutNote` says it in one sentence for every surface,
  * and nothing is said when nothing was left out.
@@ -27,6 +31,8 @@ export interface LeftOut {
   repeated: number;
   outOfDomain: number;
   outsidePeriod: number;
+  /** Items left out because copies of their test disagree. */
+  contradicting: number;
 }
 
 /** The items' period: unix seconds, `from` inclusive, `to` exclusive. */
@@ -39,17 +45,18 @@ export interface DataPeriod {
 export type DataPoint = Pick<DataItem, 'utc_mktime' | 'value' | 'failed'> & { samples?: number | null };
 
 export function noneLeftOut(): LeftOut {
-  return { repeated: 0, outOfDomain: 0, outsidePeriod: 0 };
+  return { repeated: 0, outOfDomain: 0, outsidePeriod: 0, contradicting: 0 };
 }
 
 export function addLeftOut(into: LeftOut, from: LeftOut): void {
   into.repeated += from.repeated;
   into.outOfDomain += from.outOfDomain;
   into.outsidePeriod += from.outsidePeriod;
+  into.contradicting += from.contradicting;
 }
 
 export function anyLeftOut(l: LeftOut): boolean {
-  return l.repeated + l.outOfDomain + l.outsidePeriod > 0;
+  return l.repeated + l.outOfDomain + l.outsidePeriod + l.contradicting > 0;
 }
 
 /** Whether the item's fields are within the documented domain. */
@@ -79,21 +86,34 @@ function settled(item: DataPoint): boolean {
   return item.failed || item.value !== null;
 }
 
+/** Two settled copies of one test that say different things about it. */
+function disagree(a: DataPoint, b: DataPoint): boolean {
+  return a.failed !== b.failed || a.value !== b.value;
+}
+
 /**
- * Keeps one item per start time of `items`, which are sorted by `utc_mktime` (stable for copies);
- * the repeats are counted in `leftOut`. Compacts `items` in place and returns it.
+ * Keeps one item per start time of `items`, which are sorted by `utc_mktime` (stable for copies):
+ * of copies that agree, the settled one; copies whose settled results disagree are all dropped.
+ * Repeats and contradictions are counted in `leftOut`. Compacts `items` in place and returns it.
  */
 export function dedupeSorted<T extends DataPoint>(items: T[], leftOut: LeftOut): T[] {
   let kept = 0;
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i] as T;
-    const last = kept > 0 ? (items[kept - 1] as T) : undefined;
-    if (last !== undefined && last.utc_mktime === item.utc_mktime) {
-      leftOut.repeated++;
-      if (!settled(last) && settled(item)) items[kept - 1] = item;
-      continue;
+  for (let i = 0; i < items.length; ) {
+    let end = i + 1;
+    while (end < items.length && (items[end] as T).utc_mktime === (items[i] as T).utc_mktime) end++;
+    let chosen = items[i] as T;
+    let contradicted = false;
+    for (let j = i + 1; j < end; j++) {
+      const copy = items[j] as T;
+      if (settled(chosen) && settled(copy) && disagree(chosen, copy)) contradicted = true;
+      else if (!settled(chosen) && settled(copy)) chosen = copy;
     }
-    items[kept++] = item;
+    if (contradicted) leftOut.contradicting += end - i;
+    else {
+      leftOut.repeated += end - i - 1;
+      items[kept++] = chosen;
+    }
+    i = end;
   }
   items.length = kept;
   return items;
@@ -128,15 +148,25 @@ export function admitData<T extends DataPoint>(items: readonly T[], period: Data
   return dedupeSorted(kept, leftOut);
 }
 
-/** One sentence on what was left out of every figure; null when nothing was. */
-export function leftOutNote(l: LeftOut): string | null {
+/** What was left out of every figure, one note each for what the rules dropped and for contradictions; [] when nothing was. */
+export function leftOutNotes(l: LeftOut): string[] {
   const parts: string[] = [];
   if (l.repeated > 0) parts.push(`${plural(l.repeated, 'repeated data item')} (each test counted once)`);
   if (l.outOfDomain > 0) {
     parts.push(`${plural(l.outOfDomain, 'data item')} outside the documented domain (a time in whole seconds; a round trip of 0 ms to 1 day)`);
   }
   if (l.outsidePeriod > 0) parts.push(`${plural(l.outsidePeriod, 'data item')} outside the period asked for`);
-  return parts.length === 0 ? null : `Left out of every figure: ${parts.join('; ')}.`;
+  const notes = parts.length === 0 ? [] : [`Left out of every figure: ${parts.join('; ')}.`];
+  if (l.contradicting > 0) {
+    notes.push(`Contradicting: ${plural(l.contradicting, 'data item')} left out of every figure: copies of one test that disagree on its result (failed and passed, or two round trips), none of them believed.`);
+  }
+  return notes;
+}
+
+/** The notes of `leftOutNotes` as one text; null when nothing was left out. */
+export function leftOutNote(l: LeftOut): string | null {
+  const notes = leftOutNotes(l);
+  return notes.length === 0 ? null : notes.join(' ');
 }
 
 /** A data answer after the rules, with what they left out. */

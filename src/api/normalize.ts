@@ -520,15 +520,26 @@ export function normalizeDataItem(raw: unknown, at = 'data[]', origin: Origin = 
   if (time === null) fail(origin, `${at}.time`, 'is missing');
   if (utcTime === null) fail(origin, `${at}.utc_time`, 'is missing');
   return {
-    value: numOrNull(o, 'value', at, origin),
+    value: dataNumber(o['value'], true),
     failed: bool(o, 'failed', at, origin, false),
     error: strOrNull(o, 'error', at, origin),
-    samples: numOrNull(o, 'samples', at, origin),
+    samples: dataNumber(o['samples'], true),
     alert_matches: strArrayOrNull(o, 'alert_matches', at, origin) ?? [],
     time,
     utc_time: utcTime,
-    utc_mktime: numRequired(o, 'utc_mktime', at, origin),
+    utc_mktime: dataNumber(o['utc_mktime'], false) ?? Number.NaN,
   };
+}
+
+/**
+ * A data item's number as sent: a JSON number, or null where the field may be absent (`value` of a
+ * test in flight, `samples` of a raw test). Anything else (a string, "NaN", null where a number is
+ * due) is NaN: outside the documented domain, so the data rules (data-rules.ts) leave the item out
+ * and count it, rather than the whole answer being refused or a numeric string taken on trust.
+ */
+function dataNumber(v: unknown, nullable: boolean): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  return nullable && (v === null || v === undefined) ? null : Number.NaN;
 }
 
 export function normalizeMonitorData(body: Obj, origin: Origin = NO_ORIGIN): MonitorData {

@@ -85,6 +85,11 @@ export interface TransportTuning {
   random?: () => number;
   /** Wall clock for token renewal and the service's clock offset, in milliseconds. Default Date.now. */
   now?: () => number;
+  /**
+   * Where the credentials came from, for the message of a refused one: `MONSYNC_` (default), or a
+   * declared account's `env_prefix` (`MONSYNC_PROD_`: "check MONSYNC_PROD_USERNAME and ...").
+   */
+  variablePrefix?: string;
 }
 
 export interface TransportOptions extends TransportTuning {
@@ -132,15 +137,7 @@ interface Run {
   lastMs: number;
 }
 
-const newRun = (): Run => ({
-  attempt: 0,
-  retriesUsed: 0,
-  deadlineAt: null,
-  earlierMaybeApplied: false,
-  refreshedToken: false,
-  lastError: null,
-  lastMs: 0,
-});
+const newRun = (): Run => ({ attempt: 0, retriesUsed: 0, deadlineAt: null, earlierMaybeApplied: false, refreshedToken: false, lastError: null, lastMs: 0 });
 
 /** What one answer or failure means for the call. */
 type Verdict = { done: Obj | typeof GONE } | { again: true } | { retry: ApiError; waitMs: number; holdMs?: number };
@@ -194,6 +191,7 @@ export class Transport {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
+  private readonly variablePrefix: string;
   /** Monotonic: deadlines and the gate must not jump with the wall clock. */
   private readonly clock = (): number => performance.now();
   /** Service clock minus local clock, from the last Date header. */
@@ -230,6 +228,7 @@ export class Transport {
     this.sleep = opts.sleep ?? realSleep;
     this.random = opts.random ?? Math.random;
     this.now = opts.now ?? Date.now;
+    this.variablePrefix = opts.variablePrefix ?? 'MONSYNC_';
   }
 
   close(): Promise<void> {
@@ -647,7 +646,8 @@ export class Transport {
     const isAuth = r.status === 401 || r.status === 403 || (spec.auth === 'token' && r.status >= 400 && r.status < 500);
     const what = isAuth ? (spec.auth === 'token' ? `token request refused (HTTP ${r.status})` : `not authorised (HTTP ${r.status})`) : `HTTP ${r.status}`;
     // Refused credentials: the variables they came from (src/api/config.ts reads them).
-    const check = isAuth ? `; check ${spec.auth === 'v1' ? 'MONSYNC_USERNAME and MONSYNC_PASSWORD' : 'MONSYNC_CLIENT_ID and MONSYNC_CLIENT_SECRET'}` : '';
+    const v = this.variablePrefix;
+    const check = isAuth ? `; check ${spec.auth === 'v1' ? `${v}USERNAME and ${v}PASSWORD` : `${v}CLIENT_ID and ${v}CLIENT_SECRET`}` : '';
     const error = new ApiError({
       kind: isAuth ? 'auth' : 'http',
       method: spec.method,

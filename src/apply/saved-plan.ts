@@ -8,6 +8,7 @@
  * whoever can edit the file can compute it again; deriving the changes again cannot be forged.
  */
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { holdsSecret } from '../util/redact.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { DesiredState } from '../model/desired.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../plan/types.js';
@@ -43,10 +44,16 @@ export function serializePlan(plan: Plan, desired?: DesiredState): string {
 export async function writeSavedPlan(file: string, plan: Plan, desired: DesiredState): Promise<void> {
   // Made without the fingerprint (only to be shown): apply could never check it against the account.
   if (plan.fingerprint === '') throw new SavedPlanError(`cannot save the plan to ${file}: it was made without the account's fingerprint`);
+  // A credential's value the configuration rebuilt (util/redact.ts) is not written to disk; masked, the
+  // plan would apply `***` instead: it is not saved at all.
+  const text = serializePlan(plan, desired);
+  if (holdsSecret(text)) {
+    throw new SavedPlanError(`not saving the plan to ${file}: it holds the value of a credential variable (shown as ***), which would be written to disk and sent to the service; take it out of the configuration`);
+  }
   // Write then rename, so an interrupted write never leaves half a plan under the real name.
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(tmp, serializePlan(plan, desired), 'utf8');
+    await writeFile(tmp, text, 'utf8');
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => {});

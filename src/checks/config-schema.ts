@@ -1,7 +1,8 @@
 /**
  * The repeated parts of schemas/monsync.schema.json, made from the field tables (model/fields.ts)
  * and the check catalogue: the monitor properties (in `defaults.monitor` and `monitors[]`), the alert
- * properties (in `defaults.alert`, `monitors[].alerts[]` and `alerts[]`) and the check names (in
+ * properties (in `defaults.alert`, `monitors[].alerts[]` and `alerts[]`), the `slo` objective (with the
+ * monitor properties, and in `groups[]`) and the check names (in
  * `settings.checks` and the four `disable_checks`). The rest of the file (top level, settings,
  * labels, previous names, groups) is written by hand and passed through as it is.
  *
@@ -14,6 +15,7 @@ import {
   ALERT_FIELD_TABLE,
   MONITOR_FIELD_TABLE,
   MONITOR_META_SCHEMA,
+  SLO_FIELD,
   SMTP_TYPE_SCHEMA,
   UP_DOWN_TYPE_SCHEMA,
 } from '../model/fields.js';
@@ -41,6 +43,7 @@ function monitorProperties(): JsonObject {
   const out: JsonObject = { type: json(SMTP_TYPE_SCHEMA) };
   for (const row of MONITOR_FIELD_TABLE) out[row.field] = json(row.schema);
   out.meta = json(MONITOR_META_SCHEMA);
+  out[SLO_FIELD.field] = json(SLO_FIELD.schema);
   return out;
 }
 
@@ -144,7 +147,10 @@ export function renderConfigSchema(committed: unknown): JsonObject {
       groups: {
         ...groups,
         items: withProperties(groupItem, {
-          ...groupProps,
+          name: groupProps.name ?? null,
+          previous_names: groupProps.previous_names ?? null,
+          monitors: groupProps.monitors ?? null,
+          [SLO_FIELD.field]: json(SLO_FIELD.schema),
           disable_checks: disableChecks(groupProps.disable_checks, 'groups.items.disable_checks'),
         }),
       },

@@ -14,6 +14,7 @@ import { MAIN_FILE, UNGROUPED_FILE } from '../export/index.js';
 import { schemaRefFor } from '../export/schema-path.js';
 import { UsageError, UserError } from '../util/errors.js';
 import { plural } from '../util/plural.js';
+import { redact } from '../util/redact.js';
 import { commandContext, type CommandContext, type ConnectionOptions } from '../workflow/context.js';
 import { exportFlow } from '../workflow/export.js';
 import type { CommandIo } from './output.js';
@@ -146,7 +147,7 @@ async function exportTo(ctx: CommandContext, target: Target, opts: ExportOptions
   stop.temp = temp;
   try {
     await mkdir(temp);
-    for (const f of result.files) await writeFile(join(temp, f.name), f.content, { flag: 'wx' });
+    for (const f of result.files) await writeFile(join(temp, f.name), redact(f.content), { flag: 'wx' });
     await stop.commit(async () => {
       if (!existsSync(target.path)) {
         // A new directory appears whole, or not at all.
@@ -185,7 +186,7 @@ async function writeAtomic(path: string, content: string, force: boolean, shown:
   if (!force && existsSync(path)) throw new UserError(`${shown(path)} exists; give --force to overwrite it`);
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   stop.temp = tmp;
-  await writeFile(tmp, content, { flag: 'wx' });
+  await writeFile(tmp, redact(content), { flag: 'wx' });
   await stop.commit(() => rename(tmp, path));
 }
 

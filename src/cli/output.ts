@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandIo, InterruptSignal } from '../workflow/io.js';
+import { redact, registerEnvSecrets } from '../util/redact.js';
 import { terminalSafe } from '../util/safe-text.js';
 import { rootOf, useColor } from './common.js';
 
@@ -19,7 +20,8 @@ export function exitCodeOf(signal: InterruptSignal): number {
 /**
  * The process's streams, environment, directory and clock, with colour as `--no-color`, NO_COLOR and
  * the terminal decide. Everything written is made terminal-safe (util/safe-text.ts, terminalSafe):
- * the renderers quote what they show, and this is the one place nothing printed gets past.
+ * the renderers quote what they show, and this is the one place nothing printed gets past. It is
+ * also where secrets are masked (util/redact.ts): every credential variable's value, registered here.
  */
 export function processIo(cmd: Command): CommandIo {
   const root = rootOf(cmd);
@@ -27,9 +29,10 @@ export function processIo(cmd: Command): CommandIo {
   const errColor = useColor(root, process.stderr);
   const outSequences = { sequences: color || Boolean(process.stdout.isTTY) };
   const errSequences = { sequences: errColor || Boolean(process.stderr.isTTY) };
+  registerEnvSecrets(process.env);
   return {
-    out: (s) => process.stdout.write(terminalSafe(s, outSequences)),
-    err: (s) => process.stderr.write(terminalSafe(s, errSequences)),
+    out: (s) => process.stdout.write(terminalSafe(redact(s), outSequences)),
+    err: (s) => process.stderr.write(terminalSafe(redact(s), errSequences)),
     color,
     errColor,
     env: process.env,
@@ -41,13 +44,24 @@ export function processIo(cmd: Command): CommandIo {
       ? { ask: async (question: string) => (await import('./terminal.js')).askYes(process.stdin, process.stdout, question) }
       : {}),
     interrupts: processInterrupts,
+    hangups: processHangups,
+  };
+}
+
+/** SIGHUP to the handler; with a listener Node no longer ends the process of it (exit 129). */
+function processHangups(handler: () => void): () => void {
+  const onSignal = () => handler();
+  process.on('SIGHUP', onSignal);
+  return () => {
+    process.off('SIGHUP', onSignal);
   };
 }
 
 /**
  * The one place the process's signals are handled: the first Ctrl-C or SIGTERM (what CI systems send
  * to cancel a job) goes to the handler, which lets the run finish cleanly; the same signal again
- * quits at once with the shell's exit code. Nothing else in src/cli listens to signals or exits.
+ * quits at once with the shell's exit code. Nothing else in src/cli listens to signals or exits
+ * (SIGHUP: processHangups, for the long-running commands that re-read their files on it).
  */
 function processInterrupts(handler: (signal: InterruptSignal) => void): () => void {
   let told = false;

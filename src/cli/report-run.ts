@@ -5,6 +5,7 @@
  * where a person looks: a CI log gets the one line that says where the report went.
  */
 import { writeFile } from 'node:fs/promises';
+import { redactEach } from '../util/redact.js';
 import { resolve } from 'node:path';
 import { resolvePeriod, type Report } from '../ops/report.js';
 import { UsageError, UserError } from '../util/errors.js';
@@ -84,7 +85,7 @@ export async function runReport(opts: ReportOptions, io: CommandIo, ctx: Command
   const path = resolve(io.cwd, opts.out as string);
   try {
     // A piece at a time (writeFile takes an iterable): the file is never one string in memory.
-    await writeFile(path, pieces);
+    await writeFile(path, redactEach(pieces));
   } catch (err) {
     throw new UserError(`--out: cannot write ${opts.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

@@ -6,6 +6,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('report')
     .description('uptime and alerting over a period: availability, outages, response times and alerts per monitor, group and account')
+    .argument('[paths...]', 'configuration files or directories: their objectives (slo:) get error budgets')
     .option('--since <duration>', 'how far back: 90m, 24h, 7d, ...')
     .option('--month <YYYY-MM>', 'a whole UTC month, e.g. 2026-10 (instead of --since/--until)')
     .option('--until <date>', 'end of the period: a UTC date or date-time such as 2026-10-15 or 2026-10-15T12:00Z (default: now)')
@@ -21,7 +22,8 @@ export function register(program: Command): void {
     about: [
       'Reads raw test data (availability is the share of tests that completed) and Status/Filter (alerts).',
       '--since also takes a date (2026-10-01). Without --since or --month: the last 30 days. No configuration is read',
-      "(but monsync.yaml's settings.accounts, for --account): monitors and groups are named as the account names them.",
+      "without PATH (but monsync.yaml's settings.accounts, for --account): monitors and groups are named as the account names them.",
+      'With PATH (or a declared account), each monitor and group with an objective (slo:) gets its error budget.',
       'Details: docs/report.md.',
     ],
     examples: [
@@ -30,11 +32,12 @@ export function register(program: Command): void {
       "monsync report --since 7d --group europe --format markdown",
       'monsync report --since 2026-10-01 --until 2026-10-15 --format csv --outages --out outages.csv',
       'monsync report --month 2026-10 --account production --format html --out production.html',
+      'monsync report . --month 2026-10 --format markdown             # error budgets of the objectives in ./',
     ],
     env: [...CONNECTION_ENV, 'NO_COLOR'],
-  }).action(async (opts: ReportOptions, self: Command) => {
+  }).action(async (paths: string[], opts: ReportOptions, self: Command) => {
     const [{ runReport, checkReportAccounts }, { processIo }] = await Promise.all([import('./report-run.js'), import('./output.js')]);
     checkReportAccounts(opts);
-    process.exitCode = await (await import('./accounts.js')).runPerAccount([], opts, processIo(self), (ctx) => runReport(opts, ctx.io, ctx));
+    process.exitCode = await (await import('./accounts.js')).runPerAccount(paths, opts, processIo(self), (ctx) => runReport(opts, ctx.io, ctx));
   });
 }

@@ -8,6 +8,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { defaultEnvPrefix } from './account-prefix.js';
+import type { Locator } from './locate.js';
 import { DEFAULT_CONFIG_FILE } from './read.js';
 
 export interface DeclaredAccount {
@@ -29,6 +30,8 @@ export interface DeclaredAccounts {
   file: string;
   /** In declaration order: the order `--all-accounts` applies them in. */
   accounts: DeclaredAccount[];
+  /** What the schema refuses in `settings.accounts`, as `file:line:column: message` lines (validate's). */
+  problems: string[];
 }
 
 export { defaultEnvPrefix } from './account-prefix.js';
@@ -51,10 +54,12 @@ export async function readDeclaredAccounts(paths: readonly string[], cwd: string
   if (!/(^|[\s{,"])accounts"?\s*:/m.test(text)) return null;
   // Loaded here, not at the top: every command that talks to the service reads this file's
   // declarations, and a YAML parser is about 40 ms of a start-up that most of them never need.
-  const { parseDocument } = await import('yaml');
+  const { LineCounter, parseDocument } = await import('yaml');
   let data: unknown;
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { uniqueKeys: false, lineCounter: lines });
   try {
-    data = parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: 1000 });
+    data = doc.toJS({ maxAliasCount: 1000 });
   } catch {
     return null;
   }
@@ -79,7 +84,19 @@ export async function readDeclaredAccounts(paths: readonly string[], cwd: string
       envPrefix: str('env_prefix') ?? defaultEnvPrefix(name),
     });
   }
-  return { file, accounts: out };
+  const display = relative(cwd, file) || file;
+  const { Locator } = await import('./locate.js');
+  return { file, accounts: out, problems: await declarationProblems(accounts, new Locator(display, doc, lines)) };
+}
+
+/**
+ * The schema's verdict on `settings.accounts` alone, at the declaring file's positions: the same
+ * validator and messages as the loader's (schema.ts), on a document holding only the declaration
+ * (the rest of the file is the loader's business, after the account is chosen).
+ */
+async function declarationProblems(accounts: Record<string, unknown>, locator: Locator): Promise<string[]> {
+  const [{ validateFile }, { formatDiagnosticLines }] = await Promise.all([import('./schema.js'), import('./diagnostics.js')]);
+  return formatDiagnosticLines(validateFile({ version: 1, settings: { accounts } }, locator));
 }
 
 /**

@@ -5,17 +5,22 @@
  */
 import type { DesiredAlert, DesiredGroup, DesiredMaintenance, DesiredState, StatePositions, ValueRef } from '../model/desired.js';
 import { valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup } from './resolve.js';
+import { serviceLevelOf } from './slo.js';
 
 /** `maintenance`: the windows built by maintenance.ts (loaded only for a configuration that has some). */
 export function buildState(r: Resolved, maintenance?: DesiredMaintenance[]): DesiredState {
-  const groups: DesiredGroup[] = r.groups.map((g) => ({
-    name: g.raw.name,
-    previous_names: [...(g.raw.previous_names ?? [])],
-    // Left out: the group's membership is not managed (docs/semantics.md).
-    monitors: g.raw.monitors === undefined ? null : [...g.raw.monitors],
-    ...(g.raw.disable_checks !== undefined ? { disable_checks: [...g.raw.disable_checks] } : {}),
-    source: valuePos(g.ref),
-  }));
+  const groups: DesiredGroup[] = r.groups.map((g) => {
+    const slo = serviceLevelOf(g.raw.slo);
+    return {
+      name: g.raw.name,
+      previous_names: [...(g.raw.previous_names ?? [])],
+      // Left out: the group's membership is not managed (docs/semantics.md).
+      monitors: g.raw.monitors === undefined ? null : [...g.raw.monitors],
+      ...(g.raw.disable_checks !== undefined ? { disable_checks: [...g.raw.disable_checks] } : {}),
+      ...(slo !== undefined ? { slo } : {}),
+      source: valuePos(g.ref),
+    };
+  });
   const settings: DesiredState['settings'] = { owner: r.settings.owner, ignore: [...r.settings.ignore], prune: r.settings.prune };
   if (r.settings.checks !== undefined) settings.checks = { ...r.settings.checks };
   const state: DesiredState = {

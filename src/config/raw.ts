@@ -3,12 +3,14 @@
  * what the later stages may rely on. Defaults are not merged yet.
  */
 import type { CheckLevel } from '../model/desired.js';
-import type { AlertBodyValues, MonitorSpecValues } from '../model/fields.js';
+import type { AlertBodyValues, MonitorSpecValues, RawServiceLevel } from '../model/fields.js';
 
 /** What a monitor (or `defaults.monitor`) may give: any field of MONITOR_FIELD_TABLE, `type` and `meta`. */
 export interface RawMonitorFields extends Partial<MonitorSpecValues> {
   type?: 'smtp';
   meta?: Record<string, string>;
+  /** Repository-only (model/fields.ts SLO_FIELD): never part of the spec the service gets. */
+  slo?: RawServiceLevel | null;
 }
 
 /** What an alert (or `defaults.alert`) may give besides its subjects: the body rows of ALERT_FIELD_TABLE and `type`. */
@@ -40,6 +42,7 @@ export interface RawGroup {
   name: string;
   previous_names?: string[];
   monitors?: string[];
+  slo?: RawServiceLevel | null;
   disable_checks?: string[];
 }
 

@@ -20,6 +20,7 @@ import {
   type RawMonitor,
   type RawMonitorFields,
 } from './raw.js';
+import { serviceLevelOf } from './slo.js';
 
 export interface ValidFile {
   locator: Positions;
@@ -253,6 +254,9 @@ export class ResolvedMonitor {
       source: locate(locator, ['monitors', index]),
     };
     if (raw.disable_checks !== undefined) this.desired.disable_checks = raw.disable_checks.slice();
+    // Inherited whole, like a field (the monitor's own, even `null`, wins); never part of the spec.
+    const slo = serviceLevelOf(raw.slo !== undefined ? raw.slo : defaults.ref === undefined ? undefined : defaults.values?.slo);
+    if (slo !== undefined) this.desired.slo = slo;
   }
 
   get ref(): Ref {

@@ -11,6 +11,7 @@ import { diag, show, type Diagnostic } from './diagnostics.js';
 import { globMatch } from '../util/glob.js';
 import { describeRef, usedAtNote, valuePos, type Ref, type Resolved, type ResolvedAlert, type ResolvedGroup, type ResolvedMonitor } from './resolve.js';
 import { deliveryTargetProblem, testAccountProblem } from './service-values.js';
+import { checkServiceLevels } from './slo.js';
 import { timeZoneProblem } from './timezone.js';
 
 function at(ref: Ref, path: (string | number)[] = []): SourceRef {
@@ -112,6 +113,7 @@ export function checkSemantics(r: Resolved): Diagnostic[] {
     (g) => g.raw.previous_names,
     nameAt,
   );
+  checkServiceLevels(r.files, cx.out);
   return cx.out;
 }
 

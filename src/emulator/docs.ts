@@ -3,14 +3,21 @@
  * The description is schemas/openapi.json (both API versions); the UI is swagger-ui-dist, served
  * from node_modules. Nothing is fetched from outside: no CDN, and the online spec validator badge
  * is switched off.
+ *
+ * Inside the single executable (`npm run build:binary`) these files are its SEA assets, under the
+ * names `docFilesOnDisk` gives them (scripts/build-binary.mjs embeds exactly those): the same rule as
+ * src/util/own-files.ts, kept here because the emulator imports nothing of the rest of src/.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { getAsset, isSea } from 'node:sea';
 import { fileURLToPath } from 'node:url';
 
-/** The same relative place from src/emulator/ and from dist/emulator/. */
+/** The same relative place from src/emulator/ and from dist/emulator/ (in the executable: no file, see `packageFile`). */
 export const OPENAPI_PATH = fileURLToPath(new URL('../../schemas/openapi.json', import.meta.url));
+
+const IN_BINARY = isSea();
 
 const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -73,6 +80,18 @@ function swaggerDist(): string {
   return distDir;
 }
 
+/** Where each file served here is in a clone or package, by the name the executable stores it under. */
+export function docFilesOnDisk(): Record<string, string> {
+  const files: Record<string, string> = { 'schemas/openapi.json': OPENAPI_PATH };
+  for (const name of ASSETS) files[`swagger-ui-dist/${name}`] = join(swaggerDist(), name);
+  return files;
+}
+
+/** One of those files, from disk or from the executable. */
+function packageFile(key: string): Buffer {
+  return IN_BINARY ? Buffer.from(getAsset(key)) : readFileSync(docFilesOnDisk()[key] as string);
+}
+
 const cache = new Map<string, DocFile>();
 
 export function docsPage(): DocFile {
@@ -85,14 +104,14 @@ export function docsFile(name: string): DocFile | undefined {
   if (hit) return hit;
   let file: DocFile | undefined;
   if (name === 'openapi.json') {
-    file = { contentType: 'application/json; charset=utf-8', content: readFileSync(OPENAPI_PATH) };
+    file = { contentType: 'application/json; charset=utf-8', content: packageFile('schemas/openapi.json') };
   } else if (name === 'swagger-initializer.js') {
     file = { contentType: CONTENT_TYPES['.js'] as string, content: INITIALIZER };
   } else if (name === 'index.html') {
     file = docsPage();
   } else if (ASSETS.has(name)) {
     const ext = name.slice(name.lastIndexOf('.'));
-    file = { contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', content: readFileSync(join(swaggerDist(), name)) };
+    file = { contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', content: packageFile(`swagger-ui-dist/${name}`) };
   }
   if (file) cache.set(name, file);
   return file;

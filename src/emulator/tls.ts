@@ -23,8 +23,26 @@ export interface TlsMaterial {
 
 const DAY_MS = 86_400_000;
 
-/** A fresh CA and a server certificate for `host` (and the loopback names), valid from a day ago for 30 days. */
-export async function makeTlsMaterial(host: string, now = Date.now()): Promise<TlsMaterial> {
+/**
+ * A certificate serial number as node-forge takes it (hex): 16 random bytes, the first in 0x40-0x7f, so that
+ * it is positive, never zero, 126 random bits, and its DER encoding is minimal whatever the bytes. It was `0`
+ * and 15 random bytes: forge encodes an odd-length hex string with a zero byte for the lone digit and strips
+ * only one leading zero, so a first random byte of 0x00 followed by one under 0x80 (1 certificate in 512, 1
+ * start in 256) made an INTEGER with two leading zero octets, which OpenSSL refuses ("illegal padding"): the
+ * emulator served, and the test made, a certificate no client could parse.
+ */
+export function serialNumber(random: Buffer): string {
+  if (random.length !== 16) throw new Error(`a serial number takes 16 random bytes, not ${random.length}`);
+  const bytes = Buffer.from(random);
+  bytes[0] = (bytes[0]! & 0x3f) | 0x40;
+  return bytes.toString('hex');
+}
+
+/**
+ * A fresh CA and a server certificate for `host` (and the loopback names), valid from a day ago for 30 days.
+ * `random` gives the serial numbers' bytes (tests give chosen ones).
+ */
+export async function makeTlsMaterial(host: string, now = Date.now(), random: (size: number) => Buffer = randomBytes): Promise<TlsMaterial> {
   const forge = (await import('node-forge')).default;
   const { pki, md } = forge;
   // RSA, as node-forge signs with nothing else; made off the main thread, both at once (most of the start's time).
@@ -39,8 +57,8 @@ export async function makeTlsMaterial(host: string, now = Date.now()): Promise<T
   const base = (publicKey: (typeof caKeys)['publicKey'], commonName: string) => {
     const cert = pki.createCertificate();
     cert.publicKey = publicKey;
-    // Positive (first bit clear) and unique per start, as RFC 5280 asks.
-    cert.serialNumber = `0${randomBytes(15).toString('hex')}`;
+    // Positive and unique per start, as RFC 5280 asks.
+    cert.serialNumber = serialNumber(random(16));
     // A day back: a client whose clock is a little behind still accepts it.
     cert.validity.notBefore = new Date(now - DAY_MS);
     cert.validity.notAfter = new Date(now + 30 * DAY_MS);

@@ -15,13 +15,14 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageDir } from '../util/own-files.js';
 
 export const SCHEMA_IN_PACKAGE = join('schemas', 'monsync.schema.json');
 
-/** The root of this monsync package (holds package.json and schemas/), from this module's place. */
+/** The root of this monsync package (holds package.json and schemas/), or null inside the single executable. */
 export function packageRoot(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
+  let dir = packageDir();
+  if (dir === null) return null;
   for (let i = 0; i < 6; i++) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, SCHEMA_IN_PACKAGE))) return dir;
     const up = dirname(dir);

@@ -3,7 +3,9 @@
  * references still by label (monitors, destinations) or name (groups). Documented API defaults are
  * NOT filled in here, so renderers can show what the user wrote; src/plan applies them when diffing.
  */
-import type { MonitorSpecValues } from './fields.js';
+import type { MonitorSpecValues, ServiceLevel } from './fields.js';
+
+export type { ServiceLevel } from './fields.js';
 
 export {
   ALERT_BODY_FIELDS,
@@ -61,6 +63,8 @@ export interface DesiredMonitor {
   alerts: DesiredAlert[];
   /** Names of checks silenced for this monitor and the alerts under it; absent when none. */
   disable_checks?: string[];
+  /** Its service-level objective (`slo`, inherited like a field), repository-only; absent when none. */
+  slo?: ServiceLevel;
   source: SourceRef;
 }
 
@@ -74,6 +78,8 @@ export interface DesiredGroup {
   monitors: string[] | null;
   /** Names of checks silenced for this group; absent when none. */
   disable_checks?: string[];
+  /** Its service-level objective over all its members' tests, repository-only; absent when none. */
+  slo?: ServiceLevel;
   source: SourceRef;
 }
 

@@ -387,3 +387,56 @@ export const GROUP_FIELD_TABLE = [
   { field: 'name', required: true, compared: true, sent: true },
   { field: 'monitors', required: false, compared: true, sent: true },
 ] as const satisfies readonly GroupFieldRow[];
+
+// ---------------------------------------------------------------------------------------------
+// Service levels
+
+/**
+ * `slo`: a service-level objective, kept in the repository only: plan never sends it, never
+ * compares it (the service has no such field), `report` measures against it and `exporter` exports
+ * it. One schema, written into the four places that take it (`defaults.monitor`,
+ * `templates.monitors`, `monitors[]`, `groups[]`) by checks/config-schema.ts; a monitor's is
+ * inherited like its other fields (the monitor's own, else its template's, else defaults.monitor's,
+ * whole: never merged key by key). The values' ranges are checked by config/slo.ts, with messages
+ * a schema pattern could not give.
+ */
+export const SLO_FIELD = {
+  field: 'slo',
+  schema: {
+    type: ['object', 'null'],
+    description:
+      'Service-level objective, kept in the repository only (plan never sends or compares it): the share of tests that must complete over a rolling window, optionally within a round-trip bound. `monsync report` gives its error budget, `monsync exporter` exports it. `null` declares none (over a default or a template).',
+    additionalProperties: false,
+    required: ['objective', 'window'],
+    properties: {
+      // No `type`: text or a number, which ajv's strict types refuse as a union; config/slo.ts says what is wrong.
+      objective: {
+        description: 'Share of tests that must complete (within `round_trip` when given): a percentage such as `99.5%` or a ratio such as `0.995`, above 0 and below 100%.',
+      },
+      window: {
+        type: 'string',
+        description: 'The rolling window the objective is over: a positive duration such as `30d`, `7d` or `12h`.',
+      },
+      round_trip: {
+        description: 'A test whose round trip is longer than this counts against the objective, as a failed one does: a positive duration such as `30s` or `2m` (a bare number is seconds).',
+      },
+    },
+  },
+} as const;
+
+/** A service-level objective as the state holds it (config/slo.ts reads it). */
+export interface ServiceLevel {
+  /** Share of tests that must be good, a ratio in (0, 1): 0.995 for `99.5%`. */
+  objective: number;
+  /** The rolling window, seconds. */
+  window_seconds: number;
+  /** A completed test slower than this many seconds counts as bad; absent: only failed tests are. */
+  round_trip_seconds?: number;
+}
+
+/** `slo` as written (the schema's shape); null declares none. */
+export interface RawServiceLevel {
+  objective: string | number;
+  window: string;
+  round_trip?: string | number;
+}

@@ -24,8 +24,10 @@ import { quote } from '../util/safe-text.js';
 import { parseDuration } from './duration.js';
 import { resolveMonitor, suggestions } from './resolve.js';
 import { filterEntries } from './status-filter.js';
-import { admitData, leftOutNote, noneLeftOut, type LeftOut } from '../api/data-rules.js';
+import { admitData, leftOutNotes, noneLeftOut, type LeftOut } from '../api/data-rules.js';
 import { ACCOUNTING, DAY_SECONDS, OutageScanner, Tally, type Figures, type Outage } from './report-stats.js';
+import { ObjectiveBook, shorterThanWindowNote, type Budget, type ReportObjectives, type SlowCounter } from './report-slo.js';
+import { formatDuration } from './duration.js';
 
 export const REPORT_VERSION = 1;
 /** The longest data read in one request. */
@@ -56,12 +58,16 @@ export interface ReportMonitor {
   outages: Outage[];
   /** Alerts of the monitor paused at the time of the report, and the longest time left (seconds); null when none is. */
   pausedNow: { alerts: number; of: number; secondsLeft: number } | null;
+  /** Its error budget over the period, with an objective in the configuration (report-slo.ts). */
+  budget?: Budget;
 }
 
 export interface ReportGroup {
   name: string;
   monitors: number;
   figures: Figures;
+  /** Its error budget over its monitors' tests, with an objective in the configuration. */
+  budget?: Budget;
 }
 
 /** Versioned plain data: what every renderer draws and `--format json` prints (schemas/report.schema.json). */
@@ -84,6 +90,8 @@ export interface ReportRequest {
   monitors?: readonly string[];
   groups?: readonly string[];
   concurrency?: number;
+  /** The configuration's objectives (`slo:`): monitors and groups with one get a budget. */
+  objectives?: ReportObjectives;
   /** Service time now, unix seconds (the runner passes its clock plus the service's offset). */
   now: () => number;
   onProgress?: (p: ReportProgress) => void;
@@ -139,10 +147,11 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T, index
 }
 
 /** One window's items through the data rules, straight into the tally and the outage scanner: no copy per test. */
-function countWindow(items: readonly DataItem[], window: { from: number; to: number }, leftOut: LeftOut, tally: Tally, scan: OutageScanner): void {
+function countWindow(items: readonly DataItem[], window: { from: number; to: number }, leftOut: LeftOut, tally: Tally, scan: OutageScanner, slow: SlowCounter | undefined): void {
   for (const d of admitData(items, window, leftOut)) {
     tally.addTest(d.utc_mktime, d.failed, d.failed ? null : d.value);
     scan.addTest(d.utc_mktime, d.failed);
+    slow?.add(d.utc_mktime, d.failed, d.value);
   }
 }
 
@@ -152,14 +161,14 @@ function countWindow(items: readonly DataItem[], window: { from: number; to: num
  * for), then are dropped, so a monitor holds one window's answer at a time. What the rules left
  * out is added to `leftOut`.
  */
-export async function readMonitor(api: MonitoringApi, id: string, from: number, to: number, leftOut: LeftOut): Promise<{ tally: Tally; outages: Outage[] }> {
+export async function readMonitor(api: MonitoringApi, id: string, from: number, to: number, leftOut: LeftOut, slow?: SlowCounter): Promise<{ tally: Tally; outages: Outage[] }> {
   const tally = new Tally();
   const scan = new OutageScanner();
   for (let begin = from; begin < to; begin += DATA_WINDOW_SECONDS) {
     // `begin` and `end` are both inclusive on the service: windows end one second before the next.
     const end = Math.min(begin + DATA_WINDOW_SECONDS, to) - 1;
     // Counted by a function of its own, so that no reference to the answer outlives it in this frame.
-    countWindow((await api.getMonitorData(id, { begin, end, average: 'raw' })).data, { from: begin, to: end + 1 }, leftOut, tally, scan);
+    countWindow((await api.getMonitorData(id, { begin, end, average: 'raw' })).data, { from: begin, to: end + 1 }, leftOut, tally, scan, slow);
   }
   const outages = scan.finish(to);
   tally.addOutages(outages);
@@ -247,14 +256,18 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
     for (const id of members) groupsOf.set(id, [...(groupsOf.get(id) ?? []), name]);
   }
   const rows: ReportMonitor[] = new Array(monitors.length);
+  const book = new ObjectiveBook(req.objectives);
   let done = 0;
   await pool(monitors, concurrency, async (m, i) => {
-    const { tally: t, outages } = await readMonitor(api, m.id, period.from, period.to, leftOut);
     const inGroups = [...(groupsOf.get(m.id) ?? [])].sort();
+    const slow = book.counterFor(m.label, inGroups);
+    const { tally: t, outages } = await readMonitor(api, m.id, period.from, period.to, leftOut, slow);
     // Merged at once and dropped: a monitor's value counts are thousands of entries, 1,000 monitors' would be hundreds of MB.
     account.merge(t);
     for (const g of inGroups) groupTallies.get(g)?.merge(t);
     rows[i] = { id: m.id, label: m.label, type: m.type, groups: inGroups, figures: t.figures(period.from, period.to), outages, pausedNow: null };
+    const budget = book.monitorRead(m.label, inGroups, rows[i].figures.days, slow, period);
+    if (budget !== undefined) rows[i].budget = budget;
     req.onProgress?.({ kind: 'monitor', done: ++done, total: monitors.length });
   });
   req.onProgress?.({ kind: 'alerts' });
@@ -268,8 +281,7 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
     account.addAlerts(n);
     for (const g of row.groups) groupTallies.get(g)?.addAlerts(n);
   });
-  const dataNote = leftOutNote(leftOut);
-  if (dataNote !== null) notes.push(dataNote);
+  notes.push(...leftOutNotes(leftOut));
   if (rows.some((r) => r.figures.alerts === null)) notes.push('Alerts are unknown (—) where Status/Filter did not list the monitor.');
   notes.push('Time paused over the period is not known: the API tells only the pauses running now (shown per monitor).');
   if (period.to > req.now() - 60) notes.push('The period ends now: tests still running at its end count as they were reported then.');
@@ -278,8 +290,13 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
   // A group counts the selected monitors in it; a group none of them is in is left out.
   const groupRows: ReportGroup[] = [...groupTallies]
     .filter(([name]) => members.has(name))
-    .map(([name, t]) => ({ name, monitors: members.get(name) ?? 0, figures: t.figures(period.from, period.to) }))
+    .map(([name, t]): ReportGroup => {
+      const budget = book.groupBudget(name, period);
+      return { name, monitors: members.get(name) ?? 0, figures: t.figures(period.from, period.to), ...(budget !== undefined ? { budget } : {}) };
+    })
     .sort((a, b) => a.name.localeCompare(b.name));
+  const windowNote = shorterThanWindowNote([...rows, ...groupRows].flatMap((x) => (x.budget ? [x.budget] : [])), period.to - period.from, (s) => formatDuration(s, 2));
+  if (windowNote !== null) notes.push(windowNote);
   return {
     version: REPORT_VERSION,
     generatedAt: req.now(),

@@ -87,7 +87,7 @@ export function renderDataJson(data: MonitorData & { leftOut?: LeftOut }): strin
   const { leftOut, ...canonical } = data;
   const body =
     leftOut && anyLeftOut(leftOut)
-      ? { ...canonical, left_out: { repeated: leftOut.repeated, out_of_domain: leftOut.outOfDomain, outside_period: leftOut.outsidePeriod } }
+      ? { ...canonical, left_out: { repeated: leftOut.repeated, out_of_domain: leftOut.outOfDomain, outside_period: leftOut.outsidePeriod, contradicting: leftOut.contradicting } }
       : canonical;
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -6,7 +6,9 @@
  * across pages mid-row). Pure; every piece of text HTML-escaped.
  */
 import type { DayFigures, Figures } from '../ops/report-stats.js';
+import type { Budget } from '../ops/report-slo.js';
 import type { Report } from '../ops/report.js';
+import { BUDGET_HEAD, BUDGET_LEGEND, budgetCells, budgetRows } from './report-budget.js';
 import { escapeControl } from '../util/safe-text.js';
 import { TOP_OUTAGES, allOutages, count, day, dur, ms, pausedText, pct, periodLine, when } from './report-words.js';
 
@@ -73,10 +75,37 @@ function responseChart(f: Figures): string {
   return `<svg class="chart" id="response-chart" role="img" aria-label="Response time per UTC day, median and 95th percentile" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">${ticks}${line((d) => d.p95Ms, 'p95')}${line((d) => d.medianMs, 'median')}${legend}</svg>`;
 }
 
-function strip(f: Figures): string {
+/**
+ * The daily strip; with an objective whose budget ran out, the days from the one it ran out on are
+ * underlined in red and a mark stands at that day (its title says when).
+ */
+function strip(f: Figures, budget?: Budget): string {
   const w = 4;
   const cells = f.days.map((d, i) => `<rect x="${i * w}" y="0" width="${w - 1}" height="14" fill="${dayColour(d)}"><title>${esc(`${day(d.day)}: ${pct(d.availability)}`)}</title></rect>`).join('');
-  return `<svg class="strip" viewBox="0 0 ${f.days.length * w} 14" width="${f.days.length * w}" height="14" aria-label="availability per day">${cells}</svg>`;
+  const gone = budget?.goneOn ?? null;
+  const at = gone === null ? -1 : f.days.findIndex((d) => d.day === gone);
+  const mark =
+    at < 0
+      ? ''
+      : `<rect class="budget-gone" x="${at * w}" y="15" width="${(f.days.length - at) * w - 1}" height="3" fill="#c62828"><title>${esc(`error budget spent by the end of ${day(gone!)}`)}</title></rect>` +
+        `<line class="budget-gone-mark" x1="${at * w + 1.5}" x2="${at * w + 1.5}" y1="0" y2="18" stroke="#1f2328" stroke-width="1"/>`;
+  const h = budget ? 18 : 14;
+  const label = budget ? `availability per day; the objective's error budget ${at < 0 ? 'lasted the period' : `ran out on ${day(gone!)}`}` : 'availability per day';
+  return `<svg class="strip" viewBox="0 0 ${f.days.length * w} ${h}" width="${f.days.length * w}" height="${h}" aria-label="${esc(label)}">${cells}${mark}</svg>`;
+}
+
+/** The objectives' table: a row per group and monitor with one, a meter of the budget left. */
+function budgetTable(r: Report): string[] {
+  const rows = budgetRows(r);
+  if (rows.length === 0) return [];
+  const out = ['<h2>Objectives: error budget over the period</h2><table id="budgets"><thead>', `<tr><th></th>${BUDGET_HEAD.map((h, i) => `<th${i >= 1 && i <= 9 ? ' class="n"' : ''}>${esc(h)}</th>`).join('')}<th>left</th></tr>`, '</thead><tbody>'];
+  for (const { kind, name, budget: b } of rows) {
+    const cells = budgetCells(b).map((v, i) => `<td${i >= 1 && i <= 9 ? ` class="n${v.startsWith('−') || (i === 10 && b.met === false) ? ' bad' : ''}"` : ''}>${esc(v)}</td>`);
+    const meter = b.leftPercent === null ? '' : `<meter min="0" max="100" low="25" optimum="100" value="${num(Math.max(0, Math.min(100, b.leftPercent)))}"></meter>`;
+    out.push(`<tr><td>${esc(kind)} ${esc(name)}</td>${cells.join('')}<td>${meter}</td></tr>`);
+  }
+  out.push('</tbody></table>', `<p class="method">${esc(BUDGET_LEGEND)}</p>`);
+  return out;
 }
 
 const CSS = `
@@ -134,14 +163,14 @@ export function renderReportHtml(r: Report, options: ReportHtmlOptions = {}): st
   ];
   if (r.groups.length) {
     parts.push('<h2>Groups</h2><table><thead>', head(['group', 'monitors', ...cols, '']), '</thead><tbody>');
-    for (const g of r.groups) parts.push(`<tr><td>${esc(g.name)}</td><td class="n">${count(g.monitors)}</td>${figs(g.figures)}<td>${strip(g.figures)}</td></tr>`);
+    for (const g of r.groups) parts.push(`<tr><td>${esc(g.name)}</td><td class="n">${count(g.monitors)}</td>${figs(g.figures)}<td>${strip(g.figures, g.budget)}</td></tr>`);
     parts.push('</tbody></table>');
   }
   parts.push('<h2>Monitors</h2><table id="monitors"><thead>', head(['monitor', 'type', ...cols, 'paused now', 'per day']), '</thead><tbody>');
   for (const m of r.monitors) {
-    parts.push(`<tr><td>${esc(m.label)}</td><td>${esc(m.type)}</td>${figs(m.figures)}<td>${esc(pausedText(m))}</td><td>${strip(m.figures)}</td></tr>`);
+    parts.push(`<tr><td>${esc(m.label)}</td><td>${esc(m.type)}</td>${figs(m.figures)}<td>${esc(pausedText(m))}</td><td>${strip(m.figures, m.budget)}</td></tr>`);
   }
-  parts.push('</tbody></table>');
+  parts.push('</tbody></table>', ...budgetTable(r));
   const outages = allOutages(r);
   const shown = options.outages ? outages : outages.slice(0, TOP_OUTAGES);
   parts.push(`<h2>${options.outages || outages.length <= TOP_OUTAGES ? `Outages (${outages.length})` : `Longest outages (${shown.length} of ${outages.length})`}</h2>`);

@@ -6,6 +6,7 @@
 import type { Figures } from '../ops/report-stats.js';
 import type { Report } from '../ops/report.js';
 import { mdCode, mdText } from './plan-markdown.js';
+import { BUDGET_HEAD, BUDGET_LEGEND, budgetCells, budgetRows, rankedByLeft } from './report-budget.js';
 import { AVAILABILITY_LEGEND, TOP_OUTAGES, allOutages, availabilityMark, count, dur, ms, pausedText, pct, periodLine, when } from './report-words.js';
 
 export interface ReportMarkdownOptions {
@@ -37,6 +38,13 @@ export function renderReportMarkdown(r: Report, options: ReportMarkdownOptions =
   }
   out.push('', '### Monitors', '', row(['monitor', 'type', ...head, 'paused now']), sep(11, nums(2)));
   for (const m of r.monitors) out.push(row([mdCode(m.label), m.type, ...cells(m.figures), pausedText(m)]));
+  const budgets = budgetRows(r);
+  if (budgets.length) {
+    // Ranked by the budget left: what needs attention first.
+    out.push('', '### Objectives: error budget left, least first', '', row(['', ...BUDGET_HEAD]), sep(12, [2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    for (const b of rankedByLeft(budgets)) out.push(row([`${b.kind} ${mdCode(b.name)}`, ...budgetCells(b.budget).map(mdText)]));
+    out.push('', mdText(BUDGET_LEGEND));
+  }
   const outages = allOutages(r);
   const shown = options.outages ? outages : outages.slice(0, TOP_OUTAGES);
   out.push('', options.outages || outages.length <= TOP_OUTAGES ? `### Outages (${outages.length})` : `### Longest outages (${shown.length} of ${outages.length})`, '');

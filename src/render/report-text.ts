@@ -9,6 +9,7 @@ import type { DayFigures, Figures } from '../ops/report-stats.js';
 import type { Report } from '../ops/report.js';
 import { BARS } from './ops-data.js';
 import { safe, table } from './ops-words.js';
+import { BUDGET_HEAD, BUDGET_LEGEND, budgetCells, budgetRows } from './report-budget.js';
 import { AVAILABILITY_LEGEND, NONE, TOP_OUTAGES, allOutages, availabilityMark, count, dur, ms, pausedText, pct, periodLine, when } from './report-words.js';
 
 export interface ReportTextOptions {
@@ -70,6 +71,13 @@ export function renderReportText(r: Report, options: ReportTextOptions): string 
     ...r.monitors.map((m) => [safe(m.label), m.type, ...cells(m.figures), pausedText(m), strip(m.figures.days)]),
   ];
   lines.push(...table(rows, (t, row, col) => (row === 0 ? c.dim(t) : col === 2 && t !== '100%' && t !== NONE ? c.yellow(t) : t)).map((l) => `  ${l}`));
+  const budgets = budgetRows(r);
+  if (budgets.length) {
+    lines.push('', c.bold('Objectives (error budget over the period)'));
+    const brows = [['', ...BUDGET_HEAD], ...budgets.map((b) => [`${b.kind} ${safe(b.name)}`, ...budgetCells(b.budget)])];
+    lines.push(...table(brows, (t, row, col) => (row === 0 ? c.dim(t) : (col === 6 || col === 9 || col === 10) && t.startsWith('−') ? c.red(t) : t)).map((l) => `  ${l}`));
+    lines.push(c.dim(`  ${BUDGET_LEGEND}`));
+  }
   const outages = allOutages(r);
   const shown = options.outages ? outages : outages.slice(0, TOP_OUTAGES);
   lines.push('', c.bold(options.outages || outages.length <= TOP_OUTAGES ? `Outages (${outages.length})` : `Longest outages (${shown.length} of ${outages.length}; --outages lists all)`));

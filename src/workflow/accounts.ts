@@ -6,7 +6,7 @@
  * before and refuses the flags.
  */
 import { readDeclaredAccounts, type DeclaredAccount } from '../config/accounts.js';
-import { UsageError } from '../util/errors.js';
+import { UsageError, UserError } from '../util/errors.js';
 import { closest } from '../util/suggest.js';
 
 export type { DeclaredAccount } from '../config/accounts.js';
@@ -27,6 +27,7 @@ export async function chooseAccounts(paths: readonly string[], choice: AccountCh
     }
     return null;
   }
+  if (declared.problems.length > 0) throw new UserError(`settings.accounts has ${declared.problems.length === 1 ? 'a problem' : `${declared.problems.length} problems`}; nothing was sent`, { details: declared.problems });
   const names = declared.accounts.map((a) => a.name);
   if (choice.allAccounts) return declared.accounts;
   if (named.length === 0) {

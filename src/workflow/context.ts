@@ -22,7 +22,8 @@
  * the next still run. Callers decide what the outcomes print and which exit code they make.
  */
 import type { MonitoringClient } from '../api/client.js';
-import { accountEnv, comparableUrl, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
+import { accountEnv, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
+import { sameServiceProblem, type ResolveHost } from '../api/same-service.js';
 import type { MonitoringApi } from '../api/types.js';
 import { PLAIN_PREFIX, plainPrefixProblem } from '../config/account-prefix.js';
 import type { DeclaredAccount } from '../config/accounts.js';
@@ -55,6 +56,8 @@ export interface CommandOptions {
    * declaration from monsync.yaml: `[]`).
    */
   declaredIn?: string[];
+  /** How account hosts are resolved to tell whether two reach one service (default: the system's). */
+  resolve?: ResolveHost;
 }
 
 export interface LoadedConfiguration {
@@ -120,30 +123,21 @@ export async function openCommand(opts: CommandOptions): Promise<CommandRun> {
     if (mismatch !== null) throw new UserError(mismatch);
   }
   const contexts = accounts.map((a) => makeContext({ ...opts.io, env: accountEnv(opts.io.env, a) }, opts.io.env, a.paths, connection, a));
-  refuseSharedLogins(contexts);
+  await refuseSharedLogins(contexts, opts.resolve);
   return { contexts, several: accounts.length > 1 || opts.choice?.allAccounts === true };
 }
 
-/** Two accounts of one run on one service login would plan against each other's writes. */
-function refuseSharedLogins(contexts: readonly CommandContext[]): void {
-  const seen = new Map<string, CommandContext>();
-  for (const ctx of contexts) {
-    const env = ctx.io.env;
-    const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
-    const url = given(ctx.connection.url) ?? given(env.MONSYNC_URL);
-    const login = given(env.MONSYNC_USERNAME) ?? given(env.MONSYNC_CLIENT_ID);
-    // Without both, connecting fails on its own, naming what is missing.
-    if (url === undefined || login === undefined) continue;
-    const key = `${comparableUrl(url)}\n${login}`;
-    const before = seen.get(key);
-    if (before !== undefined) {
-      const [a, b] = [before.account!, ctx.account!];
-      throw new UserError(
-        `accounts ${a.name} and ${b.name} resolve to the same service and login (${comparableUrl(url)} as ${login}): one would undo the other's changes; nothing was sent: point ${b.envPrefix}URL or its credentials at its own account`,
-      );
-    }
-    seen.set(key, ctx);
-  }
+/** Two accounts of one run on one service login would plan against each other's writes (api/same-service.ts). */
+async function refuseSharedLogins(contexts: readonly CommandContext[], resolve?: ResolveHost): Promise<void> {
+  const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
+  // Without a URL and a login, connecting fails on its own, naming what is missing.
+  const known = contexts.flatMap((ctx) => {
+    const url = given(ctx.connection.url) ?? given(ctx.io.env.MONSYNC_URL);
+    const login = given(ctx.io.env.MONSYNC_USERNAME) ?? given(ctx.io.env.MONSYNC_CLIENT_ID);
+    return url === undefined || login === undefined ? [] : [{ name: ctx.account!.name, url, login, prefix: ctx.account!.envPrefix }];
+  });
+  const problem = await sameServiceProblem(known, resolve);
+  if (problem !== null) throw new UserError(`${problem.message}: point ${known[problem.second]!.prefix}URL or its credentials at its own account`);
 }
 
 /**

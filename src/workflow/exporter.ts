@@ -10,11 +10,16 @@
  * read and exported, the drift is unknown (`monsync_configuration_valid 0`), and its problems go
  * to the log once, when they change.
  */
+import { access } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { MonitoringApi } from '../api/types.js';
+import { DEFAULT_CONFIG_FILE } from '../config/read.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { AccountSample, DriftCounts } from '../ops/exporter/metrics.js';
 import { emptyMemory, monitorSamples, readServiceState, type ExporterMemory } from '../ops/exporter/read.js';
+import { addServiceLevels, objectivesOf } from '../ops/exporter/slo.js';
+import type { ServiceLevel } from '../model/desired.js';
 import type { Plan } from '../plan/types.js';
 import { UserError } from '../util/errors.js';
 import { redact } from '../util/redact.js';
@@ -41,6 +46,8 @@ export function driftOf(plan: Pick<Plan, 'changes'>): DriftCounts {
 export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions): { read(): Promise<AccountSample> } {
   let memory: ExporterMemory = emptyMemory();
   let lastProblem: string | null = null;
+  // The objectives of the last configuration that loaded: kept while it has problems, so the burn-rate rules keep their thresholds.
+  let objectives: Map<string, ServiceLevel> | null = null;
   const problem = (lines: string[] | null) => {
     const text = lines === null ? null : lines.map(redact).join('\n');
     if (text === lastProblem) return;
@@ -62,6 +69,7 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
           problems = [err.message, ...err.details];
         }
       }
+      if (desired !== null) objectives = objectivesOf(desired.monitors);
       const live = await ctx.readAccount(opts.api, desired);
       const nowMs = ctx.serviceNow(opts.api);
       const nowSeconds = Math.floor(nowMs / 1000);
@@ -85,9 +93,10 @@ export function exporterReader(ctx: CommandContext, opts: ExporterReaderOptions)
         problem(problems);
       }
       const made = monitorSamples({ monitors: live.monitors, readings, memory, nowSeconds, inMaintenance });
+      const samples = await addServiceLevels(opts.api, { samples: made.samples, monitors: live.monitors, groups: live.groups, objectives, previousAt: memory.previousAt, nowSeconds });
       memory = made.memory;
       return {
-        monitors: made.samples,
+        monitors: samples,
         atSeconds: nowSeconds,
         readSeconds: (performance.now() - started) / 1000,
         ...(drift !== undefined ? { drift } : {}),
@@ -119,6 +128,15 @@ async function openMaintenance(desired: DesiredState, live: LiveState, nowMs: nu
     for (const m of coveredMonitors(window, live, desired.settings.ignore).monitors) ids.add(m.id);
   }
   return ids;
+}
+
+/** PATH... as given; else monsync.yaml when `cwd` has one (as --help says, and as plan reads it); else none: no drift. */
+export async function exporterPaths(paths: string[], cwd: string): Promise<string[]> {
+  if (paths.length > 0) return paths;
+  return access(resolve(cwd, DEFAULT_CONFIG_FILE)).then(
+    () => [DEFAULT_CONFIG_FILE],
+    () => [],
+  );
 }
 
 /** The exporter uses a configuration when PATH... is given or the context is a declared account's (its files). */

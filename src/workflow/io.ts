@@ -36,6 +36,11 @@ export interface CommandIo extends Output {
    * (the same signal again quits at once). Absent: nothing interrupts the run.
    */
   interrupts?: (handler: (signal: InterruptSignal) => void) => () => void;
+  /**
+   * SIGHUP (what `systemctl reload` and `kill -HUP` send to a daemon): `handler` is told of each one
+   * until the returned function is called, and the process does not end of it. Absent: none comes.
+   */
+  hangups?: (handler: () => void) => () => void;
 }
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';

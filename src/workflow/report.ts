@@ -1,9 +1,13 @@
 /**
  * What `monsync report` does, without printing: read the report (src/ops/report.ts) through the
  * command context's client, its period resolved on the service's clock (`ctx.serviceNow`: an
- * emulator's may be anywhere). Progress goes to `onProgress`; rendering and writing are the runner's.
+ * emulator's may be anywhere). With configuration files (PATH..., or a declared account's), their
+ * objectives (`slo:`) are read first and each monitor and group with one gets its error budget
+ * (src/ops/report-slo.ts); a configuration with problems stops the report before any request.
+ * Progress goes to `onProgress`; rendering and writing are the runner's.
  */
 import type { PeriodRequest, Report, ReportProgress } from '../ops/report.js';
+import type { ReportObjectives } from '../ops/report-slo.js';
 import type { CommandContext } from './context.js';
 import type { OnProgress } from './progress.js';
 
@@ -19,6 +23,14 @@ export interface ReportFlowOptions {
 
 export async function reportFlow(ctx: CommandContext, opts: ReportFlowOptions): Promise<Report> {
   const { buildReport, resolvePeriod } = await import('../ops/report.js');
+  let objectives: ReportObjectives | undefined;
+  if (ctx.paths.length > 0) {
+    const { desired } = await ctx.loadConfiguration({ consequence: 'no report was read' });
+    objectives = {
+      monitors: new Map(desired.monitors.flatMap((m) => (m.slo ? [[m.label, m.slo] as const] : []))),
+      groups: new Map(desired.groups.flatMap((g) => (g.slo ? [[g.name, g.slo] as const] : []))),
+    };
+  }
   const api = await ctx.connect({ concurrency: opts.concurrency });
   try {
     return await buildReport(api, {
@@ -26,6 +38,7 @@ export async function reportFlow(ctx: CommandContext, opts: ReportFlowOptions): 
       ...(opts.monitors && { monitors: opts.monitors }),
       ...(opts.groups && { groups: opts.groups }),
       concurrency: opts.concurrency,
+      ...(objectives && { objectives }),
       now: () => Math.floor(ctx.serviceNow(api) / 1000),
       ...(opts.onProgress && { onProgress: (p: ReportProgress) => opts.onProgress!(reportEvent(p)) }),
     });

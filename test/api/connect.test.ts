@@ -53,3 +53,23 @@ describe('clientOptionsFromEnv with an OAuth client that suffices', () => {
     expect(() => clientOptionsFromEnv({ ...V1, MONSYNC_CLIENT_ID: 'c' }, { oauthSuffices: true })).toThrow(/MONSYNC_CLIENT_SECRET/);
   });
 });
+
+describe('a refused credential of a declared account (issue 45)', () => {
+  it('names the account\'s own variables, not MONSYNC_USERNAME and MONSYNC_PASSWORD', async () => {
+    const { startTestEmulator } = await import('../helpers/emulator.js');
+    const emu = await startTestEmulator();
+    const env = { MONSYNC_URL: emu.url, MONSYNC_PROD_URL: emu.url, MONSYNC_PROD_USERNAME: 'demo@example.com', MONSYNC_PROD_PASSWORD: 'not-the-password-45' };
+    const client = connect({}, env, { account: { name: 'prod', envPrefix: 'MONSYNC_PROD_' } });
+    try {
+      const err = await client.listMonitors().then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message).toMatch(/not authorised \(HTTP 401\).*; check MONSYNC_PROD_USERNAME and MONSYNC_PROD_PASSWORD/);
+      expect(err?.message).not.toMatch(/\bMONSYNC_USERNAME\b/);
+    } finally {
+      await client.close();
+      await emu.close();
+    }
+  });
+});

@@ -327,8 +327,9 @@ describe('data, hops, pauses, tokens', () => {
     const extra = { ...canonical, extra: 'x' };
     expect(normalizeDataItem(extra)).toEqual(canonical);
     expect(Object.keys(normalizeDataItem({ failed: false, value: 1500, error: null, samples: null, alert_matches: [], time: 't', utc_time: 'u', utc_mktime: 5 }))).toEqual(Object.keys(canonical));
+    // A start sent as text is not a JSON number: NaN, which the data rules leave out and count (issue 45).
     const quirky = { ...canonical, utc_mktime: '5', alert_matches: [7] };
-    expect(normalizeDataItem(quirky)).toEqual({ ...canonical, alert_matches: ['7'] });
+    expect(normalizeDataItem(quirky)).toEqual({ ...canonical, utc_mktime: Number.NaN, alert_matches: ['7'] });
   });
 
   it('reads hop analysis as arrays of arrays', () => {

@@ -74,7 +74,7 @@ describe('the GitHub Action', () => {
         plan: {
           'runs-on': 'ubuntu-latest',
           steps: [
-            { uses: 'actions/checkout@v4' },
+            { uses: 'actions/checkout@v7' },
             { run: 'npm ci' },
             { id: 'monsync', uses: './', with: { command: 'plan', paths: 'monitoring/', account: 'eu us' } },
             { if: "steps.monsync.outputs.changes == 'true'", run: 'echo "$EXITCODE"', env: { EXITCODE: '${{ steps.monsync.outputs.exitcode }}' } },

@@ -65,13 +65,50 @@ describe('two accounts of one run on one service login', () => {
   });
 });
 
+describe('one service under two names (issue 45)', () => {
+  it('apply --all-accounts with http://localhost:P beside http://127.0.0.1:P is refused before any request, naming both', async () => {
+    await repo();
+    await emu.control.clearRequests();
+    const r = await cli(['apply', '--all-accounts', '--auto-approve'], { ...login('MONSYNC_STAGING_', emu.url.replace('127.0.0.1', 'localhost')), ...login('MONSYNC_PROD_', emu.url) });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/accounts staging and prod resolve to the same service and login \(http:\/\/localhost:\d+ and http:\/\/127\.0\.0\.1:\d+ both reach this machine/);
+    expect(await emu.control.requests()).toEqual([]);
+    expect(managed(await state(emu), 'e2e')).toEqual([]);
+  });
+});
+
 describe('env_prefix: MONSYNC_', () => {
   it('does not quietly read the plain MONSYNC_URL and credentials: refused, naming the account, nothing sent', async () => {
     await repo('      env_prefix: MONSYNC_\n');
     await emu.control.clearRequests();
     const r = await cli(['apply', '--account', 'prod', '--auto-approve'], login('MONSYNC_', emu.url));
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stderr).toContain('account prod: env_prefix MONSYNC_ would read the plain MONSYNC_URL and credentials');
+    // The schema's refusal, at its line, as validate prints it (issue 45: before any request, whatever the prefix).
+    expect(r.stderr).toMatch(/monsync\.yaml:\d+:\d+: env_prefix MONSYNC_ would read the plain MONSYNC_URL and credentials.*account prod's own variables/);
+    expect(await emu.control.requests()).toEqual([]);
+  });
+});
+
+describe('every account field is checked before the first request (issue 45)', () => {
+  for (const prefix of ['""', 'monsync_', 'MONSYNC']) {
+    it(`plan --all-accounts with env_prefix: ${prefix} under prod is refused as validate refuses it, with 0 requests on the emulator`, async () => {
+      await repo(`      env_prefix: ${prefix}\n`);
+      await emu.control.clearRequests();
+      // The plain variables point at the emulator: the old order read the account with them first.
+      const r = await cli(['plan', '--all-accounts'], { ...login('MONSYNC_', emu.url), ...login('MONSYNC_STAGING_', emu.url) });
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/settings\.accounts has a problem; nothing was sent/);
+      expect(r.stderr).toMatch(/monsync\.yaml:\d+:\d+: env_prefix must match/);
+      expect(await emu.control.requests()).toEqual([]);
+    });
+  }
+
+  it('an unknown key under an account is refused the same way, before any request of apply --account', async () => {
+    await repo('      env_prefx: KF_PROD_\n');
+    await emu.control.clearRequests();
+    const r = await cli(['apply', '--account', 'staging', '--auto-approve'], login('MONSYNC_STAGING_', emu.url));
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/monsync\.yaml:\d+:\d+: .*env_prefx/);
     expect(await emu.control.requests()).toEqual([]);
   });
 });

@@ -8,9 +8,9 @@
  * query of the Grafana dashboard runs. Every process started here is stopped here.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,8 +112,11 @@ beforeAll(async () => {
   const config = example
     .replace(/scrape_interval: \S+/, 'scrape_interval: 1s')
     .replace(/evaluation_interval: \S+/, 'evaluation_interval: 1s')
-    .replace(/127\.0\.0\.1:9816/g, new URL(exporterUrl).host)
-    .replace('- alerts.yml', `- ${join(EXAMPLES, 'alerts.yml')}`);
+    .replace(/127\.0\.0\.1:19816/g, new URL(exporterUrl).host)
+    .replace('- alerts.yml', `- ${join(EXAMPLES, 'alerts.yml')}`)
+    .replace('- slo.yml', `- ${join(dir, 'slo.yml')}`);
+  // The service-level rules as they are, but for the window group's 5-minute interval: its rules must have run.
+  await writeFile(join(dir, 'slo.yml'), (await readFile(join(EXAMPLES, 'slo.yml'), 'utf8')).replace(/^(\s+interval:) 5m$/m, '$1 1s'));
   expect(config).toMatch(new RegExp(`targets: \\[.?${new URL(exporterUrl).host}`));
   await writeFile(join(dir, 'prometheus.yml'), config);
   const port = await closedPort();
@@ -204,35 +207,64 @@ describe('monsync exporter scraped by Prometheus', () => {
     expect(check.status).toBe(0);
   });
 
-  it('passes promtool check rules and test rules on the example rules, which Prometheus evaluates', async () => {
-    const rules = spawnSync('promtool', ['check', 'rules', 'alerts.yml'], { cwd: EXAMPLES, encoding: 'utf8' });
-    expect(rules.status, rules.stdout + rules.stderr).toBe(0);
-    const tested = spawnSync('promtool', ['test', 'rules', 'alerts.test.yml'], { cwd: EXAMPLES, encoding: 'utf8' });
-    expect(tested.status, tested.stdout + tested.stderr).toBe(0);
+  it('passes promtool check rules and test rules on every example rule file, all of which Prometheus loads and evaluates', async () => {
+    const files = (await readdir(EXAMPLES)).filter((f) => f.endsWith('.yml')).sort();
+    const ruleFiles = files.filter((f) => f !== 'prometheus.yml' && !f.endsWith('.test.yml'));
+    expect(ruleFiles).toEqual(['alerts.yml', 'slo.yml']);
+    const config = await readFile(join(EXAMPLES, 'prometheus.yml'), 'utf8');
+    for (const file of ruleFiles) {
+      // Every rule file is in the example scrape configuration, and has its unit tests.
+      expect(config).toContain(`- ${file}`);
+      const tests = file.replace(/\.yml$/, '.test.yml');
+      expect(files).toContain(tests);
+      const rules = spawnSync('promtool', ['check', 'rules', file], { cwd: EXAMPLES, encoding: 'utf8' });
+      expect(rules.status, rules.stdout + rules.stderr).toBe(0);
+      const tested = spawnSync('promtool', ['test', 'rules', tests], { cwd: EXAMPLES, encoding: 'utf8' });
+      expect(tested.status, tested.stdout + tested.stderr).toBe(0);
+    }
     const loaded = await getJson(`${prometheusUrl}/api/v1/rules`);
-    const all = (loaded.data as { groups: { rules: { name: string; health: string }[] }[] }).groups.flatMap((g) => g.rules);
-    expect(all.map((r) => r.name).sort()).toEqual(['MailAlertActiveNotPaused', 'MailRoundTripDown', 'MonitoringDriftPresent', 'MonsyncCannotReadService', 'MonsyncConfigurationInvalid', 'MonsyncExporterDown']);
+    const groups = (loaded.data as { groups: { file: string; rules: { name: string; health: string; lastError?: string }[] }[] }).groups;
+    expect([...new Set(groups.map((g) => basename(g.file)))].sort()).toEqual(ruleFiles);
+    const all = groups.flatMap((g) => g.rules);
+    expect([...new Set(all.filter((r) => !r.name.includes(':')).map((r) => r.name))].sort()).toEqual([
+      'MailAlertActiveNotPaused',
+      'MailErrorBudgetBurn',
+      'MailRoundTripDown',
+      'MonitoringDriftPresent',
+      'MonsyncCannotReadService',
+      'MonsyncConfigurationInvalid',
+      'MonsyncExporterDown',
+    ]);
     expect(all.filter((r) => r.health !== 'ok'), JSON.stringify(all)).toEqual([]);
   });
 
-  it('runs every query of the Grafana dashboard on that Prometheus, each finding series', async () => {
+  it('runs every query of the Grafana dashboard on that Prometheus, each finding series (the service levels: slo-burn.test.ts)', async () => {
     const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as {
-      panels: { title: string; targets: { expr: string }[] }[];
-      templating: { list: { query: { query: string } }[] };
+      panels: { title: string; type: string; targets?: { expr: string }[] }[];
+      templating: { list: { name: string; type: string; query: string | { query: string } }[] };
     };
-    // Grafana's variables as a dashboard showing every monitor over the last hour would set them.
-    const expand = (expr: string) => expr.replaceAll('$monitor', '.*').replaceAll('$__rate_interval', '1m').replaceAll('$__range', '1h');
-    const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => ({ panel: p.title, expr: expand(t.expr) })));
-    expect(exprs.length).toBeGreaterThan(5);
-    for (const { panel, expr } of exprs) {
-      expect((await query(expr)).length, `${panel}: ${expr}`).toBeGreaterThan(0);
+    // Grafana's variables as a dashboard showing every account and monitor over the last hour would set them.
+    const expand = (expr: string) => expr.replaceAll('$account', '.*').replaceAll('$monitor', '.*').replaceAll('$__rate_interval', '1m').replaceAll('$__range', '1h');
+    // The panels after the service-level row read the recording rules of slo.yml over monitors with objectives:
+    // Prometheus parses and answers them here; slo-burn.test.ts finds their series.
+    const serviceLevels = dashboard.panels.findIndex((p) => p.type === 'row' && p.title.startsWith('Service levels'));
+    expect(serviceLevels).toBeGreaterThan(0);
+    const exprs = dashboard.panels.flatMap((p, i) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: expand(t.expr), mustFind: i < serviceLevels })));
+    expect(exprs.filter((e) => e.mustFind).length).toBeGreaterThan(5);
+    for (const { panel, expr, mustFind } of exprs) {
+      const found = await query(expr);
+      if (mustFind) expect(found.length, `${panel}: ${expr}`).toBeGreaterThan(0);
     }
-    for (const v of dashboard.templating.list) {
-      const m = /^label_values\((\w+), (\w+)\)$/.exec(v.query.query);
-      expect(m, v.query.query).not.toBeNull();
-      const values = await getJson(`${prometheusUrl}/api/v1/label/${m![2]}/values?match[]=${m![1]}`);
-      expect(values.data).toEqual(expect.arrayContaining(['mx-eu-1', 'mx-us-1', HOSTILE]));
+    const values: Record<string, unknown> = {};
+    for (const v of dashboard.templating.list.filter((v) => v.type === 'query')) {
+      const q = typeof v.query === 'string' ? v.query : v.query.query;
+      const m = /^label_values\((.+), (\w+)\)$/.exec(q);
+      expect(m, q).not.toBeNull();
+      values[v.name] = (await getJson(`${prometheusUrl}/api/v1/label/${m![2]}/values?match[]=${encodeURIComponent(expand(m![1]!))}`)).data;
     }
+    expect(values.monitor).toEqual(expect.arrayContaining(['mx-eu-1', 'mx-us-1', HOSTILE]));
+    // Without declared accounts no series has one: All (".*") is what shows them.
+    expect(values.account).toEqual([]);
   });
 
   it('ends on SIGTERM within a few seconds, exit 0, with no credential or stack trace in its output', async () => {

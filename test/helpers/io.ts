@@ -12,6 +12,8 @@ export interface CapturedIo extends CommandIo {
   asked: string[];
   /** Sends Ctrl-C (or SIGTERM) to the runner, as the process's signal would; false when none listens. */
   interrupt(signal?: InterruptSignal): boolean;
+  /** Sends SIGHUP to the runner, as the process's signal would; false when none listens. */
+  hangup(): boolean;
 }
 
 export interface CaptureOptions {
@@ -31,6 +33,7 @@ export function captureIo(env: Env, opts: CaptureOptions = {}): CapturedIo {
   const now = opts.now ?? FIXED_NOW;
   const answers = [...(opts.answers ?? [])];
   let listener: ((signal: InterruptSignal) => void) | null = null;
+  let hangupListener: (() => void) | null = null;
   const io: CapturedIo = {
     stdout: '',
     stderr: '',
@@ -38,6 +41,16 @@ export function captureIo(env: Env, opts: CaptureOptions = {}): CapturedIo {
     interrupt: (signal = 'SIGINT') => {
       listener?.(signal);
       return listener !== null;
+    },
+    hangup: () => {
+      hangupListener?.();
+      return hangupListener !== null;
+    },
+    hangups: (handler) => {
+      hangupListener = handler;
+      return () => {
+        hangupListener = null;
+      };
     },
     interrupts: (handler) => {
       listener = handler;

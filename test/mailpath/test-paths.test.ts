@@ -31,6 +31,13 @@ beforeAll(async () => {
     'many.test.example': { MX: Array.from({ length: 12 }, (_, i) => ({ exchange: `mx${i}.many.test.example`, priority: 10 })) },
     ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`mx${i}.many.test.example`, { A: ['127.0.0.1'] }])),
     'metadata.test.example': { A: ['169.254.169.254'] },
+    // Issue 45: names whose addresses carry a private one, or are in a range no mail server is on.
+    'nat64.test.example': { AAAA: ['64:ff9b::a00:1'] },
+    'nat64-local.test.example': { AAAA: ['64:ff9b:1::7f00:1'] },
+    'sixtofour.test.example': { AAAA: ['2002:a9fe:a9fe::1'] },
+    'teredo.test.example': { AAAA: ['2001:0:4136:e378:8000:63bf:5601:5601'] },
+    'bench.test.example': { A: ['198.18.0.1'] },
+    'broadcast.test.example': { A: ['255.255.255.255'] },
   });
 }, 60_000);
 afterAll(async () => {
@@ -323,5 +330,31 @@ describe('the bounds of a run', () => {
     expect(said[3]).toMatch(/^\[::ffff:192\.168\.1\.5\]:\d+: a private address: not connected to/);
     const allowed = await run([monitor('loopback', { port: s.port })], { allowPrivate: true });
     expect(allowed.monitors[0]!.outcome).toBe('pass');
+  });
+
+  it('judges a name resolving to a NAT64, 6to4 or Teredo form by the IPv4 address inside, and refuses special-purpose ranges, without connecting', async () => {
+    const s = await smtp();
+    const r = await run(
+      [
+        monitor('nat64', { ip_address: 'nat64.test.example', ipv6: true, port: s.port }),
+        monitor('nat64-local', { ip_address: 'nat64-local.test.example', ipv6: true, port: s.port }),
+        monitor('sixtofour', { ip_address: 'sixtofour.test.example', ipv6: true, port: s.port }),
+        monitor('teredo', { ip_address: 'teredo.test.example', ipv6: true, port: s.port }),
+        monitor('bench', { ip_address: 'bench.test.example', port: s.port }),
+        monitor('broadcast', { ip_address: 'broadcast.test.example', port: s.port }),
+        monitor('literal', { ip_address: '64:ff9b::7f00:1', ipv6: true, port: s.port }),
+      ],
+      { allowPrivate: false },
+    );
+    expect(s.commands).toEqual([]);
+    expect(r.monitors.map((m) => m.outcome)).toEqual(Array(7).fill('inconclusive'));
+    const said = r.monitors.map((m) => m.steps.find((x) => x.step === 'connect')!.text);
+    expect(said[0]).toMatch(/^\[64:ff9b::a00:1\]:\d+: a private address \(10\.0\.0\.1, inside the NAT64 well-known prefix .*\): not connected to/);
+    expect(said[1]).toMatch(/^\[64:ff9b:1::7f00:1\]:\d+: a loopback address \(this machine\) \(127\.0\.0\.1, inside the NAT64 local-use prefix/);
+    expect(said[2]).toMatch(/: a link-local address \(the cloud metadata service\) \(169\.254\.169\.254, inside the 6to4/);
+    expect(said[3]).toMatch(/: a link-local address \(the cloud metadata service\) \(169\.254\.169\.254, inside the TEREDO/);
+    expect(said[4]).toMatch(/^198\.18\.0\.1:\d+: a benchmarking address: not connected to/);
+    expect(said[5]).toMatch(/^255\.255\.255\.255:\d+: the limited broadcast address: not connected to/);
+    expect(said[6]).toMatch(/^\[64:ff9b::7f00:1\]:\d+: a loopback address/);
   });
 });

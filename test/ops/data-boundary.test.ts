@@ -15,7 +15,10 @@ import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { verifyRoundTrips } from '../../src/mailpath/verify.js';
 import { admitData, leftOutNote, noneLeftOut, MAX_ROUND_TRIP_MS } from '../../src/api/data-rules.js';
 import { buildReport, resolvePeriod, type Report } from '../../src/ops/report.js';
+import { runReport } from '../../src/cli/report-run.js';
+import { normalizeDataItem } from '../../src/api/normalize.js';
 import { apiCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startLyingProxy } from '../helpers/lying-proxy.js';
 import { captureIo } from '../helpers/io.js';
 import { v1Env } from './helpers.js';
 
@@ -123,7 +126,7 @@ describe('data', () => {
     await runData('mx-eu-1', { since: '6h', average: 'raw', json: true }, json);
     const body = JSON.parse(json.stdout);
     expect(body.data).toHaveLength(points);
-    expect(body.left_out).toEqual({ repeated: 2 * points, out_of_domain: 0, outside_period: 0 });
+    expect(body.left_out).toEqual({ repeated: 2 * points, out_of_domain: 0, outside_period: 0, contradicting: 0 });
   });
 
   it('leaves values no test can have out of the chart and its summary', async () => {
@@ -178,8 +181,106 @@ describe('the rules', () => {
     const leftOut = noneLeftOut();
     const kept = admitData([item(20, null), item(10, 5), item(20, 7), item(10, 5), item(5, Number.NaN), item(30, Infinity), item(40, MAX_ROUND_TRIP_MS + 1), item(99, 1)], { from: 0, to: 50 }, leftOut);
     expect(kept).toEqual([item(10, 5), item(20, 7)]);
-    expect(leftOut).toEqual({ repeated: 2, outOfDomain: 3, outsidePeriod: 1 });
+    expect(leftOut).toEqual({ repeated: 2, outOfDomain: 3, outsidePeriod: 1, contradicting: 0 });
     expect(leftOutNote(noneLeftOut())).toBeNull();
     expect(admitData([{ utc_mktime: 1.5, value: 1, failed: false }], { from: 0, to: 9 }, noneLeftOut())).toEqual([]);
   });
+
+  it('leave every copy of a test out when its settled copies disagree, count them as contradicting, and keep agreeing copies once', () => {
+    const item = (t: number, value: number | null, failed = false) => ({ utc_mktime: t, value, failed });
+    const leftOut = noneLeftOut();
+    const kept = admitData([item(10, null, true), item(10, 1300), item(10, null), item(20, 5), item(20, 6), item(30, 7), item(30, 7), item(30, null)], { from: 0, to: 50 }, leftOut);
+    expect(kept).toEqual([item(30, 7)]);
+    expect(leftOut).toEqual({ repeated: 2, outOfDomain: 0, outsidePeriod: 0, contradicting: 5 });
+    expect(leftOutNote(leftOut)).toBe(
+      'Left out of every figure: 2 repeated data items (each test counted once). Contradicting: 5 data items left out of every figure: copies of one test that disagree on its result (failed and passed, or two round trips), none of them believed.',
+    );
+  });
 });
+
+describe('values that are not JSON numbers, and repeats that disagree (issue 45)', () => {
+  const first = Date.UTC(2026, 10, 1) / 1000;
+  /** The data answers of mx-odd with a string, a "NaN", a null start and two disagreeing copies of one test added. */
+  const lying = () =>
+    startLyingProxy(emu.url, [
+      {
+        path: new RegExp(`^/v1/Data/Monitor/${odd}/?$`),
+        rewrite: (body) => {
+          const items = body['data'] as Record<string, unknown>[];
+          // Only into the answer whose period holds them (report reads a month in pieces).
+          if (!((body['begin'] as number) <= first + 2000 && first + 2700 <= (body['end'] as number))) return body;
+          const like = (over: Record<string, unknown>) => ({ value: 1, failed: false, error: null, samples: null, alert_matches: [], time: '2026-11-01T00:40:00', utc_time: '2026-11-01T00:40:00', ...over });
+          return {
+            ...body,
+            data: [
+              ...items,
+              like({ utc_mktime: first + 2000, value: 'NaN' }),
+              like({ utc_mktime: first + 2100, value: '4000' }),
+              like({ utc_mktime: null, value: 900 }),
+              // A lying first copy: failed; the second says the same test passed in 1.3 s.
+              like({ utc_mktime: first + 2400, value: null, failed: true, error: 'no response' }),
+              like({ utc_mktime: first + 2400, value: 1300, failed: false, error: null }),
+              // Agreeing copies: one test.
+              like({ utc_mktime: first + 2700, value: 1500, failed: false }),
+              like({ utc_mktime: first + 2700, value: 1500, failed: false }),
+            ],
+          };
+        },
+      },
+    ]);
+
+  it('data exits 0, leaves a string, "NaN" and a null start out as outside the documented domain, and the contradicting copies out in their own note', async () => {
+    const proxy = await lying();
+    try {
+      const plainJson = captureIo(v1Env(emu.url), { now: () => NOW * 1000 });
+      expect(await runData('mx-odd', { since: '10d', average: 'raw', json: true }, plainJson)).toBe(0);
+      const plain = JSON.parse(plainJson.stdout);
+      const o = captureIo(v1Env(proxy.url), { now: () => NOW * 1000 });
+      expect(await runData('mx-odd', { since: '10d', average: 'raw' }, o), o.stderr).toBe(0);
+      // What the service stored, and the agreeing copies' 1500 once.
+      expect(o.stdout).toContain(`(raw tests, ${plain.data.length + 1} points)`);
+      expect(o.stdout).toContain(`Left out of every figure: 1 repeated data item (each test counted once); ${plain.left_out.out_of_domain + 3} data items outside the documented domain`);
+      expect(o.stdout).toContain('Contradicting: 2 data items left out of every figure: copies of one test that disagree on its result (failed and passed, or two round trips), none of them believed.');
+      const json = captureIo(v1Env(proxy.url), { now: () => NOW * 1000 });
+      expect(await runData('mx-odd', { since: '10d', average: 'raw', json: true }, json)).toBe(0);
+      const body = JSON.parse(json.stdout);
+      expect(body.left_out).toEqual({ repeated: 1, out_of_domain: plain.left_out.out_of_domain + 3, outside_period: 0, contradicting: 2 });
+      expect(body.data).toHaveLength(plain.data.length + 1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('report exits 0 and counts neither the lying failed copy nor its contradiction, saying both in notes', async () => {
+    const proxy = await lying();
+    try {
+      const r = await withClientAt(proxy.url, (api) => report(api, ['mx-odd']));
+      expect(r.monitors[0]!.figures).toMatchObject({ tests: 4, failed: 0 });
+      expect(r.notes).toContain('Left out of every figure: 1 repeated data item (each test counted once); 5 data items outside the documented domain (a time in whole seconds; a round trip of 0 ms to 1 day).');
+      expect(r.notes).toContain('Contradicting: 2 data items left out of every figure: copies of one test that disagree on its result (failed and passed, or two round trips), none of them believed.');
+      const c = captureIo(v1Env(proxy.url), { now: () => NOW * 1000 });
+      expect(await runReport({ since: '30d', monitor: ['mx-odd'], format: 'text', parallelism: '4' }, c), c.stderr).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('normalizes a data item whose number fields are not JSON numbers instead of refusing the answer', () => {
+    const base = { value: 1, failed: false, error: null, samples: null, alert_matches: [], time: 't', utc_time: 'u', utc_mktime: 10 };
+    for (const [field, v] of [['value', 'NaN'], ['value', '4000'], ['value', {}], ['samples', '3'], ['utc_mktime', null], ['utc_mktime', '10']] as const) {
+      const item = normalizeDataItem({ ...base, [field]: v });
+      const leftOut = noneLeftOut();
+      expect([field, v, admitData([item], { from: 0, to: 100 }, leftOut)]).toEqual([field, v, []]);
+      expect(leftOut.outOfDomain).toBe(1);
+    }
+  });
+});
+
+async function withClientAt<T>(url: string, run: (api: MonitoringClient) => Promise<T>): Promise<T> {
+  const api = new MonitoringClient({ baseUrl: url, username: DEFAULT_CREDENTIALS.v1.user, password: DEFAULT_CREDENTIALS.v1.password });
+  try {
+    return await run(api);
+  } finally {
+    await api.close();
+  }
+}

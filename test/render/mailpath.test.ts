@@ -99,7 +99,7 @@ describe('apply --verify lines', () => {
   it('say when a monitor was deleted while it was verified, and what the data rules left out of the answer', () => {
     expect(renderVerifyLine({ ...t, testStarted: null, status: 'deleted' })).toBe('  ! mx-eu-1: deleted while it was being verified (the service no longer has it): not verified');
     expect(renderVerifySummary([{ ...t, status: 'completed', seconds: 3 }, { ...t, status: 'deleted' }])).toBe('Verify failed: 1 of 2 monitors did not complete a round trip.');
-    expect(renderVerifyLine({ ...t, status: 'completed', seconds: 4, leftOut: { repeated: 2, outOfDomain: 0, outsidePeriod: 0 } })).toBe(
+    expect(renderVerifyLine({ ...t, status: 'completed', seconds: 4, leftOut: { repeated: 2, outOfDomain: 0, outsidePeriod: 0, contradicting: 0 } })).toBe(
       '  ✓ mx-eu-1: round trip completed in 4 s (Left out of every figure: 2 repeated data items (each test counted once))',
     );
   });

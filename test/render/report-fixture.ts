@@ -19,13 +19,18 @@ function tests(timer: number, fail: (t: number) => boolean, base: number): RawTe
   return out;
 }
 
-export function fixtureReport(labels: { eu?: string; us?: string; ping?: string } = {}): Report {
+/** The fixture's monitors and their raw tests (the budgets' fixture reads the same tests). */
+export function fixtureSpecs(labels: { eu?: string; us?: string; ping?: string } = {}) {
   const day = 86_400;
-  const specs = [
+  return [
     { id: '10001', label: labels.eu ?? 'mx-eu-1', type: 'smtp', groups: ['europe', 'mail'], alerts: 2, t: tests(5, (t) => (t > FROM + 2 * day && t <= FROM + 2 * day + 5400) || t === FROM + 5 * day + 300, 2000) },
     { id: '10002', label: labels.us ?? 'mx-us-1', type: 'smtp', groups: ['mail'], alerts: 1, t: tests(10, (t) => t > TO - 1800, 3000) },
     { id: '10003', label: labels.ping ?? 'ping-core', type: 'ping', groups: ['europe'], alerts: 0, t: tests(3, () => false, 20) },
   ];
+}
+
+export function fixtureReport(labels: { eu?: string; us?: string; ping?: string } = {}): Report {
+  const specs = fixtureSpecs(labels);
   const account = new Tally();
   const groups = new Map<string, Tally>([['europe', new Tally(false)], ['mail', new Tally(false)]]);
   const monitors: ReportMonitor[] = specs.map((s) => {

@@ -66,6 +66,27 @@ describe('openCommand', () => {
     await expect(refused).rejects.toThrow(/accounts staging and prod resolve to the same service and login/);
   });
 
+  it('refuses localhost beside 127.0.0.1 and [::1] on one port, and logins differing in case or spaces, as one service login (issue 45)', async () => {
+    const dir = await writeTree({ 'monsync.yaml': DECLARED, 'mx.yaml': MX });
+    const pairs: [string, string, string, string][] = [
+      ['http://localhost:8181', 'http://127.0.0.1:8181', 'a@example.com', 'a@example.com'],
+      ['http://[::1]:8181', 'http://localhost:8181/', 'a@example.com', 'a@example.com'],
+      ['http://127.0.0.1:8181', 'http://127.0.0.1:8181', 'A@Example.com', ' a@example.com '],
+    ];
+    for (const [u1, u2, l1, l2] of pairs) {
+      const env = { MONSYNC_STAGING_URL: u1, MONSYNC_PROD_URL: u2, MONSYNC_STAGING_USERNAME: l1, MONSYNC_PROD_USERNAME: l2, MONSYNC_STAGING_PASSWORD: 'pw', MONSYNC_PROD_PASSWORD: 'pw' };
+      const refused = openCommand({ io: captureIo(env, { cwd: dir }), paths: [], choice: { allAccounts: true } });
+      await expect(refused, `${u1} ${u2} ${l1} ${l2}`).rejects.toThrow(/^accounts staging and prod resolve to the same service and login \(.*\): one would undo the other's changes; nothing was sent: point MONSYNC_PROD_URL/);
+    }
+  });
+
+  it('refuses a name the resolver given resolves to the other account\'s address', async () => {
+    const dir = await writeTree({ 'monsync.yaml': DECLARED, 'mx.yaml': MX });
+    const env = { MONSYNC_STAGING_URL: 'https://203.0.113.7', MONSYNC_PROD_URL: 'https://kf.test.example', MONSYNC_STAGING_USERNAME: 'a@example.com', MONSYNC_PROD_USERNAME: 'a@example.com' };
+    const resolve = async (host: string) => (host === 'kf.test.example' ? ['203.0.113.7'] : []);
+    await expect(openCommand({ io: captureIo(env, { cwd: dir }), paths: [], choice: { allAccounts: true }, resolve })).rejects.toThrow(/both reach 203\.0\.113\.7/);
+  });
+
   it('a configuration broken on disk is one UserError naming the file and saying what was not done', async () => {
     const dir = await writeTree({ 'monsync.yaml': 'version: 1\nmonitors:\n  - label: 3\n' });
     const ctx = commandContext(captureIo({}, { cwd: dir }), []);

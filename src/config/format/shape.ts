@@ -3,8 +3,7 @@
  * schema stays the one place that lists the fields: each object's `properties` in the order the
  * schema declares them. `shapeOf` is pure; `readConfigShape` reads the schema the package ships.
  */
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { ownFile } from '../../util/own-files.js';
 
 /** What the formatter needs to know of one object of the schema (and of what lies below it). */
 export interface Shape {
@@ -69,17 +68,15 @@ export function shapeOf(schema: unknown): Shape {
   return shape;
 }
 
-/** schemas/monsync.schema.json of this package: three levels up from here in src/ and in dist/ alike. */
-export const CONFIG_SCHEMA_URL = new URL('../../../schemas/monsync.schema.json', import.meta.url);
-
-export async function readConfigShape(url: URL = CONFIG_SCHEMA_URL): Promise<Shape> {
-  return shapeOf(JSON.parse(await readFile(url, 'utf8')));
+/** The shape of schemas/monsync.schema.json of this package (util/own-files.ts finds it, in a clone or the executable). */
+export async function readConfigShape(): Promise<Shape> {
+  return shapeOf(JSON.parse(ownFile('schemas/monsync.schema.json').toString('utf8')));
 }
 
 let packaged: Shape | undefined;
 
 /** `readConfigShape()` of the package's schema, read once: for pure code that must write what fmt writes (export). */
 export function packageConfigShape(): Shape {
-  packaged ??= shapeOf(JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')));
+  packaged ??= shapeOf(JSON.parse(ownFile('schemas/monsync.schema.json').toString('utf8')));
   return packaged;
 }

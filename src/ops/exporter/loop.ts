@@ -2,10 +2,10 @@
  * The read loop of `monsync exporter`: one account read per interval, never per scrape. A failed
  * read keeps the last values (`monsync_up 0`) and the next one comes later and later (twice the
  * wait after each failure, at most ten intervals), back to the interval after a success. The loop
- * never ends of the service: only its signal (SIGTERM, Ctrl-C) ends it, at once, even mid-wait.
+ * never ends of the service: only its signal (SIGTERM, Ctrl-C) ends it, at once, even mid-wait. A
+ * wake (SIGHUP) reads at once instead of waiting out the interval.
  * What it logs is one line per change of state (first read, failure, recovery), through `log`.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AccountSample, ExporterMetrics } from './metrics.js';
 
 export interface ReadLoopOptions {
@@ -21,6 +21,11 @@ export interface ReadLoopOptions {
   signal: AbortSignal;
   /** Told after each read, success or not (tests wait on it). */
   onRead?: (ok: boolean) => void;
+  /**
+   * Subscribes to "read now" (SIGHUP): the wait in progress ends, or the next one is skipped when
+   * the call comes during a read. Returns the unsubscribe.
+   */
+  wake?: (listener: () => void) => () => void;
 }
 
 export const MAX_BACKOFF_INTERVALS = 10;
@@ -68,30 +73,56 @@ export async function runReadLoop(opts: ReadLoopOptions): Promise<void> {
   const describe = opts.describe ?? ((err: unknown) => (err instanceof Error ? err.message : String(err)));
   let failures = 0;
   let everRead = false;
+  let woken = false;
+  let endWait: (() => void) | null = null;
+  const unsubscribe = opts.wake?.(() => {
+    if (endWait) endWait();
+    else woken = true;
+  });
   opts.metrics.declareAccount(opts.account);
-  while (!opts.signal.aborted) {
-    let ok = false;
-    try {
-      const sample = await untilAborted(opts.read(opts.signal), opts.signal);
-      if (sample === ABORTED) break;
-      opts.metrics.readSucceeded(sample, opts.account);
-      ok = true;
-      if (!everRead || failures > 0) {
-        opts.log(`${who}${everRead ? 'read the account again' : 'read the account'}: ${sample.monitors.length} monitors in ${sample.readSeconds.toFixed(2)} s`);
+  try {
+    await readUntilAborted();
+  } finally {
+    unsubscribe?.();
+  }
+
+  async function readUntilAborted(): Promise<void> {
+    while (!opts.signal.aborted) {
+      let ok = false;
+      try {
+        const sample = await untilAborted(opts.read(opts.signal), opts.signal);
+        if (sample === ABORTED) break;
+        opts.metrics.readSucceeded(sample, opts.account);
+        ok = true;
+        if (!everRead || failures > 0) {
+          opts.log(`${who}${everRead ? 'read the account again' : 'read the account'}: ${sample.monitors.length} monitors in ${sample.readSeconds.toFixed(2)} s`);
+        }
+        everRead = true;
+        failures = 0;
+      } catch (err) {
+        if (opts.signal.aborted) break;
+        opts.metrics.readFailed(opts.account);
+        failures++;
+        opts.log(`${who}the read failed (${failures} in a row), keeping the last values; next try in ${Math.round(waitAfter(opts.intervalMs, failures) / 1000)} s: ${describe(err)}`);
       }
-      everRead = true;
-      failures = 0;
-    } catch (err) {
-      if (opts.signal.aborted) break;
-      opts.metrics.readFailed(opts.account);
-      failures++;
-      opts.log(`${who}the read failed (${failures} in a row), keeping the last values; next try in ${Math.round(waitAfter(opts.intervalMs, failures) / 1000)} s: ${describe(err)}`);
+      opts.onRead?.(ok);
+      if (woken) woken = false;
+      else await wait(waitAfter(opts.intervalMs, failures));
     }
-    opts.onRead?.(ok);
-    try {
-      await sleep(waitAfter(opts.intervalMs, failures), undefined, { signal: opts.signal });
-    } catch {
-      break;
-    }
+  }
+
+  /** Until `ms` pass, the signal aborts or a wake comes. */
+  function wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        opts.signal.removeEventListener('abort', done);
+        endWait = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      opts.signal.addEventListener('abort', done, { once: true });
+      endWait = done;
+    });
   }
 }

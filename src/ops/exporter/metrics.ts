@@ -11,9 +11,10 @@
  * kept. Nothing here knows a credential; labels are labels, ids and types of the service.
  */
 import { Counter, Gauge, Registry } from 'prom-client';
+import { AS_OF_READ, ServiceLevelMetrics, type ServiceLevelSample } from './slo-metrics.js';
 
-/** What one read found about one monitor (src/ops/exporter/read.ts makes it). */
-export interface MonitorSample {
+/** What one read found about one monitor (src/ops/exporter/read.ts makes it; slo.ts adds its objective and groups). */
+export interface MonitorSample extends ServiceLevelSample {
   id: string;
   label: string;
   type: string;
@@ -83,6 +84,8 @@ export class ExporterMetrics {
   private readonly lastSuccess: Gauge;
   private readonly readDuration: Gauge;
   private readonly requests: Counter;
+  /** The service-level, membership and build families (slo-metrics.ts). */
+  private readonly serviceLevels: ServiceLevelMetrics;
   /** Counters by their full name: OpenMetrics rendering strips `_total` from prom-client's objects (renderMetrics). */
   private readonly counters: Counter[];
   /** Per account: the label sets of its monitors' series now exported, by monitor id. */
@@ -101,25 +104,26 @@ export class ExporterMetrics {
     const monitorLabels = [...MONITOR_LABELS, ...this.accountLabel];
     const gauge = (name: string, help: string, labelNames: string[] = monitorLabels) => new Gauge({ name, help, labelNames, registers });
     const counter = (name: string, help: string, labelNames: string[] = monitorLabels) => new Counter({ name, help, labelNames, registers });
-    this.monitorUp = gauge('monsync_monitor_up', 'Whether the last test of the monitor with a result completed its round trip (1) or not (0).');
-    this.roundTrip = gauge('monsync_monitor_round_trip_seconds', 'Round trip of the last completed test of the monitor, in seconds.');
-    this.lastTest = gauge('monsync_monitor_last_test_timestamp_seconds', 'Start of the last test of the monitor, Unix time in seconds.');
-    this.alertActive = gauge('monsync_monitor_alert_active', 'Whether an alert of the monitor is active (triggered, not reset, not paused).');
-    this.paused = gauge('monsync_monitor_paused', 'Whether alerts of the monitor are paused now.');
-    this.pausedLeft = gauge('monsync_monitor_paused_seconds_left', 'Seconds until the longest pause of the monitor\'s alerts ends (0 when none is paused).');
-    this.inMaintenance = opts.configuration ? gauge('monsync_monitor_in_maintenance', 'Whether a maintenance window of the configuration covering the monitor is open now.') : null;
-    this.tests = counter('monsync_monitor_tests_total', 'Tests of the monitor seen by the exporter since it started, counted once their result is known.');
-    this.failedTests = counter('monsync_monitor_failed_tests_total', 'Tests of the monitor that did not complete, seen by the exporter since it started.');
+    this.monitorUp = gauge('monsync_monitor_up', `Whether the last test of the monitor with a result completed its round trip (1) or not (0). ${AS_OF_READ}`);
+    this.roundTrip = gauge('monsync_monitor_round_trip_seconds', `Round trip of the last completed test of the monitor, in seconds. ${AS_OF_READ}`);
+    this.lastTest = gauge('monsync_monitor_last_test_timestamp_seconds', `Start of the last test of the monitor, Unix time in seconds. ${AS_OF_READ}`);
+    this.alertActive = gauge('monsync_monitor_alert_active', `Whether an alert of the monitor is active (triggered, not reset, not paused). ${AS_OF_READ}`);
+    this.paused = gauge('monsync_monitor_paused', `Whether alerts of the monitor are paused. ${AS_OF_READ}`);
+    this.pausedLeft = gauge('monsync_monitor_paused_seconds_left', `Seconds until the longest pause of the monitor's alerts ends (0 when none is paused). ${AS_OF_READ}`);
+    this.inMaintenance = opts.configuration ? gauge('monsync_monitor_in_maintenance', `Whether a maintenance window of the configuration covering the monitor is open. ${AS_OF_READ}`) : null;
+    this.tests = counter('monsync_monitor_tests_total', 'Tests of the monitor seen by the exporter since it started, counted at each read once their result is known.');
+    this.failedTests = counter('monsync_monitor_failed_tests_total', 'Tests of the monitor that did not complete, seen by the exporter since it started, counted at each read.');
     this.perMonitor = [this.monitorUp, this.roundTrip, this.lastTest, this.alertActive, this.paused, this.pausedLeft, ...(this.inMaintenance ? [this.inMaintenance] : [])];
-    this.drift = opts.configuration ? gauge('monsync_drift_changes', 'Changes `monsync plan` would make now, by action (with a configuration).', ['action', ...this.accountLabel]) : null;
+    this.drift = opts.configuration ? gauge('monsync_drift_changes', `Changes \`monsync plan\` would make, by action (with a configuration). ${AS_OF_READ}`, ['action', ...this.accountLabel]) : null;
     this.configurationValid = opts.configuration
-      ? gauge('monsync_configuration_valid', 'Whether the configuration loads and plans (1) or has problems, told in the log (0).', this.accountLabel)
+      ? gauge('monsync_configuration_valid', `Whether the configuration loads and plans (1) or has problems, told in the log (0). ${AS_OF_READ}`, this.accountLabel)
       : null;
     this.up = gauge('monsync_up', 'Whether the last read of the account succeeded.', this.accountLabel);
     this.lastSuccess = gauge('monsync_last_read_success_timestamp_seconds', 'When the last successful read of the account ended, Unix time in seconds (service clock).', this.accountLabel);
     this.readDuration = gauge('monsync_read_duration_seconds', 'How long the last successful read of the account took, in seconds.', this.accountLabel);
     this.requests = counter('monsync_service_requests_total', 'Requests sent to the service, by HTTP status of the answer ("none": no answer), 429s included.', ['code', ...this.accountLabel]);
-    this.counters = [this.tests, this.failedTests, this.requests];
+    this.serviceLevels = new ServiceLevelMetrics(this.registry, monitorLabels, this.accountLabel);
+    this.counters = [this.tests, this.failedTests, this.requests, this.serviceLevels.bad];
   }
 
   private accountOf(account: string | undefined): Labels {
@@ -153,6 +157,7 @@ export class ExporterMetrics {
     const key = account ?? '';
     const before = this.series.get(key) ?? new Map<string, Labels>();
     const now = new Map<string, Labels>();
+    const memberships = new Map<string, Labels[]>();
     for (const m of sample.monitors) {
       const labels: Labels = { monitor: m.label, id: m.id, type: m.type, ...a };
       const old = before.get(m.id);
@@ -168,9 +173,11 @@ export class ExporterMetrics {
       if (this.inMaintenance) setOrRemove(this.inMaintenance, labels, m.inMaintenance === null ? null : m.inMaintenance ? 1 : 0);
       this.tests.inc(labels, m.newTests);
       this.failedTests.inc(labels, m.newFailedTests);
+      this.serviceLevels.monitor(labels, m, a, memberships);
     }
     for (const [id, labels] of before) if (!now.has(id)) this.removeMonitor(labels);
     this.series.set(key, now);
+    this.serviceLevels.endRead(key, memberships);
     if (sample.drift !== undefined && this.drift && this.configurationValid) {
       this.configurationValid.set(a, sample.drift === null ? 0 : 1);
       for (const action of DRIFT_ACTIONS) {
@@ -193,6 +200,7 @@ export class ExporterMetrics {
     for (const g of this.perMonitor) g.remove(labels);
     this.tests.remove(labels);
     this.failedTests.remove(labels);
+    this.serviceLevels.removeObjective(labels);
   }
 
   /**

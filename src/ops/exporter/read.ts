@@ -22,7 +22,7 @@
  * - The first read looks back far enough to see every monitor's last two tests and counts nothing
  *   (the counters start at 0 with the process).
  */
-import type { FilteredStatusEntry, MonitoringApi, PausedAlert, TestData } from '../../api/types.js';
+import type { DataItem, FilteredStatusEntry, MonitoringApi, PausedAlert, TestData } from '../../api/types.js';
 import type { Monitor } from '../../model/live.js';
 import { filterEntries } from '../status-filter.js';
 import type { MonitorSample } from './metrics.js';
@@ -88,10 +88,63 @@ export async function readServiceState(api: MonitoringApi, monitors: readonly Mo
   const windows = readWindows(monitors, nowSeconds, memory.previousAt);
   const [pauses, wide, settled] = await Promise.all([
     api.listPausedAlerts(),
-    filterEntries(api, windows.wide, monitors),
-    windows.settled === null ? Promise.resolve(null) : filterEntries(api, windows.settled, monitors),
+    entriesOf(api, windows.wide, monitors, nowSeconds, true),
+    windows.settled === null ? Promise.resolve(null) : entriesOf(api, windows.settled, monitors, nowSeconds, false),
   ]);
   return { pauses, wide, settled };
+}
+
+/**
+ * Every monitor's entry over the last `t` seconds. The filter needs a label prefix, and none
+ * selects a monitor labelled "" (a prefix of "" is no filter, and the API wants one), so
+ * such a monitor's entry is made from its data (`GET /v1/Data/Monitor/{id}/`, its raw tests of
+ * the window) and its alert from `GET /v1/Status/` (`alerts`: in the wide window only): one
+ * request per unlabelled monitor, and one more, only when there is one.
+ */
+async function entriesOf(api: MonitoringApi, t: number, monitors: readonly Monitor[], nowSeconds: number, alerts: boolean): Promise<Map<string, FilteredStatusEntry>> {
+  const unlabelled = monitors.filter((m) => m.label === '');
+  const entries = await filterEntries(api, t, unlabelled.length === 0 ? monitors : monitors.filter((m) => m.label !== ''));
+  if (unlabelled.length === 0) return entries;
+  const active = alerts ? new Map((await api.getStatus()).monitors.map((e) => [e.id, e.alert_active])) : new Map<string, boolean>();
+  for (const m of unlabelled) {
+    const data = await api.getMonitorData(m.id, { begin: nowSeconds - t + 1, end: nowSeconds, average: 'raw' });
+    entries.set(m.id, entryFromData(m, data.data, active.get(m.id) ?? false));
+  }
+  return entries;
+}
+
+/** A filter entry from a monitor's raw data items, in the filter's units (durationScale). */
+export function entryFromData(m: Pick<Monitor, 'id' | 'label' | 'type' | 'data_label'>, items: readonly DataItem[], alertActive: boolean): FilteredStatusEntry {
+  // Data values are milliseconds; the filter's durations are seconds where durationScale says 1.
+  const perUnit = durationScale(m) === 1 ? 1000 : 1;
+  const test = (i: DataItem): TestData => {
+    const inFlight = !i.failed && i.value === null && i.error === null;
+    return {
+      duration: i.value === null ? null : i.value / perUnit,
+      error: i.error ?? (i.failed ? 'failed' : null),
+      complete: !i.failed && !inFlight,
+      time_init: i.time,
+      time_term: null,
+      utc_mktime: i.utc_mktime,
+      utc_time_init: i.utc_time,
+      utc_time_term: null,
+    };
+  };
+  const sorted = [...items].sort((a, b) => a.utc_mktime - b.utc_mktime);
+  const failed = sorted.filter((i) => i.failed);
+  const last = sorted[sorted.length - 1];
+  const lastFailed = failed[failed.length - 1];
+  return {
+    monitor: m.id,
+    label: m.label,
+    alert_active: alertActive,
+    alert_count: 0,
+    fail_count: failed.length,
+    test_count: sorted.length,
+    last_alert: null,
+    last_failed: lastFailed ? test(lastFailed) : null,
+    last_test: last ? test(last) : null,
+  };
 }
 
 /**
