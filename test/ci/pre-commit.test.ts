@@ -12,7 +12,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -64,6 +64,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   temp = await mkdtemp(join(tmpdir(), 'monsync-pre-commit-'));
+  await mkdir(join(temp, 'home'));
   hookRepo = join(temp, 'monsync');
   await cloneOfCheckout(hookRepo);
   repo = join(temp, 'sample');
@@ -97,6 +98,12 @@ function runHook(id: string, all = false, tryRepo = false): Promise<{ passed: bo
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MONSYNC_') && k !== 'FORCE_COLOR') env[k] = v;
   Object.assign(env, {
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    // pre-commit takes a `node` under the home directory for a version manager's shim and installs a Node of its
+    // own from nodejs.org instead (no network here: the hook install failed). The Node of the line under test is
+    // under ~/.cache (scripts/node-line.mjs), so pre-commit gets a home of its own; npm keeps the user's.
+    HOME: join(temp, 'home'),
+    npm_config_userconfig: process.env.npm_config_userconfig ?? join(homedir(), '.npmrc'),
+    npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'),
     PRE_COMMIT_HOME: join(temp, 'pre-commit-home'),
     NO_COLOR: '1',
     MONSYNC_URL: url,
