@@ -97,15 +97,8 @@ export async function runExporter(given: string[], opts: ExporterOptions, io: Co
   const intervalMs = parseDuration(opts.interval, '--interval') * 1000;
   // Read now: a bad token file or web configuration stops the start before anything is read or listens.
   const { credentials, web } = await ExporterCredentials.open(opts.tokenFile, opts['web.config.file'], io.cwd);
-  const paths = await exporterPaths(given, io.cwd);
-  // Without PATH the accounts are looked for in monsync.yaml, as status does.
-  const opened = await openCommand({ io, paths, connection: opts, choice: opts });
   const { events, log } = exporterLog(io);
-  const stop = new AbortController();
-  const release = io.interrupts?.((signal) => {
-    log(`${signal}: stopping`);
-    stop.abort();
-  });
+  // From the start: a SIGHUP while the accounts are opened must not end the process either.
   const wakes = new Set<() => void>();
   const releaseHangups = io.hangups?.(() => {
     void credentials.reread(log).then((files) => {
@@ -117,7 +110,16 @@ export async function runExporter(given: string[], opts: ExporterOptions, io: Co
     wakes.add(listener);
     return () => void wakes.delete(listener);
   };
+  const stop = new AbortController();
+  let release: (() => void) | undefined;
   try {
+    const paths = await exporterPaths(given, io.cwd);
+    // Without PATH the accounts are looked for in monsync.yaml, as status does.
+    const opened = await openCommand({ io, paths, connection: opts, choice: opts });
+    release = io.interrupts?.((signal) => {
+      log(`${signal}: stopping`);
+      stop.abort();
+    });
     await exporterFlow(opened, { listen: opts.listen, host, port, intervalMs, credentials, web, paths, signal: stop.signal, wake }, events);
   } finally {
     release?.();

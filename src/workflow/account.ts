@@ -46,19 +46,17 @@ export function groupsNeeded(desired: DesiredState): Set<string> {
 
 /**
  * The one caller of `readLive` (test/arch/claims.test.ts). Starts the read at once; `needed` may be a promise, so the reads can start before the configuration is loaded.
- * `requested` is called once the list requests are made (plan's configuration load waits for it: config/load.ts, Beside).
  * `wireTypes` is filled with each monitor's type as the service sent it (the emulator's clone keeps them).
  */
 export async function startAccountRead(
   api: MonitoringApi,
   needed: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined> | undefined,
-  opts: { signal?: AbortSignal; requested?: () => void; wireTypes?: Map<string, string> } = {},
+  opts: { signal?: AbortSignal; wireTypes?: Map<string, string> } = {},
 ): Promise<AccountRead> {
   const { readLive } = await import('../plan/read-live.js');
   const before = api.stats.requests;
   const started = performance.now();
   const reading = readLive(api, { ...(needed && { groupsNeeded: needed }), ...(opts.signal && { signal: opts.signal }), ...(opts.wireTypes && { wireTypes: opts.wireTypes }) });
-  opts.requested?.();
   const { live, healed } = await reading;
   const ms = performance.now() - started;
   const requests = api.stats.requests - before;

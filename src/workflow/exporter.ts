@@ -207,7 +207,7 @@ export async function exporterFlow(opened: CommandRun, opts: ExporterFlowOptions
         throw new UserError(`--listen ${opts.listen}: cannot listen there: ${err.code ?? err.message}`);
       },
     );
-    events({ kind: 'listening', url: server.url, host: opts.host, open: !isLoopback(opts.host) && credentials.token() === null && opts.web?.users == null });
+    events({ kind: 'listening', url: server.url, host: opts.host, open: !isLoopback(opts.host) && credentials.token() === null && (opts.web?.users ?? null) === null });
     try {
       await Promise.all(
         contexts.map((ctx, i) => {

@@ -14,6 +14,7 @@ import type { Env } from '../../src/api/connect.js';
 import { runDoctorCommand } from '../../src/cli/doctor.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { runDoctor } from '../../src/ops/doctor.js';
+import { commandContext } from '../../src/workflow/context.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { captureIo } from '../helpers/io.js';
 import { closedPort } from '../helpers/ports.js';
@@ -107,6 +108,29 @@ describe('monsync doctor', () => {
     expect(line(lines, 'API v2')).toMatch(/^ok API v2 v2 client credentials accepted/);
     expect(line(lines, 'account')).toBe('skipped account needs working v1 credentials');
     expect(lines.at(-2)).toBe('1 problem: fix it before the first plan.');
+  });
+
+  it('names a declared account\'s own variables in what to check, not MONSYNC_USERNAME and MONSYNC_PASSWORD (issue 45)', async () => {
+    const { runDoctor } = await import('../../src/ops/doctor.js');
+    const e = env({ MONSYNC_PASSWORD: 'wrong-password-45' });
+    const report = await runDoctor({
+      env: e,
+      // The client as the command context builds it (doctor builds none of its own).
+      connect: (leaveOut) => commandContext(captureIo(e), []).connect({ oauthSuffices: true, leaveOut }),
+      clockOffsetMs: () => null,
+      connection: {},
+      paths: [],
+      cwd: ROOT,
+      now: () => Date.now(),
+      readConfiguration: async () => ({ ok: false, errors: 0, lines: [] }),
+      readAccount: async () => {
+        throw new Error('not read: v1 is refused');
+      },
+      variablePrefix: 'MONSYNC_PROD_',
+    });
+    const v1check = report.checks.find((c) => c.id === 'v1')!;
+    expect(v1check.hint).toMatch(/^check MONSYNC_PROD_USERNAME and MONSYNC_PROD_PASSWORD/);
+    expect(JSON.stringify(report.checks)).not.toMatch(/\bMONSYNC_(USERNAME|PASSWORD)\b/);
   });
 
   it('says the v2 client credentials were refused when the client secret is wrong, v1 still fine: exit 1', async () => {
