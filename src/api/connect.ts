@@ -45,6 +45,17 @@ export interface AccountConnection {
 
 /** The variables an account takes from its own prefix instead of `MONSYNC_`. */
 const ACCOUNT_VARIABLES = ['URL', 'USERNAME', 'PASSWORD', 'CLIENT_ID', 'CLIENT_SECRET'] as const;
+const PLAIN_VARIABLE = /\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/g;
+
+/** Whether `text` names a plain variable an account reads under its own prefix (`MONSYNC_URL`...). */
+export function namesPlainVariable(text: string): boolean {
+  return new RegExp(PLAIN_VARIABLE.source).test(text);
+}
+
+/** `text` with the plain variables named as the account's own (`MONSYNC_URL` -> `MONSYNC_PROD_URL`): the one renaming. */
+export function ownVariables(text: string, prefix: string): string {
+  return text.replace(PLAIN_VARIABLE, `${prefix}$1`);
+}
 
 /**
  * The environment as the client reads it, for an account: `MONSYNC_URL` and the credentials come

@@ -10,7 +10,7 @@
  * so nothing is ever sent to it, nor looked up.
  */
 import type { MonitoringClient } from '../api/client.js';
-import type { ConnectionOptions, Env } from '../api/connect.js';
+import { ownVariables, type ConnectionOptions, type Env } from '../api/connect.js';
 import { isPlainHttpCode, PLAIN_HTTP_HINT } from '../api/answer.js';
 import { ApiError } from '../api/errors.js';
 import type { QuirkCount } from '../api/quirks.js';
@@ -177,13 +177,13 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
 
   report.problems = checks.filter((c) => c.status === 'problem').length;
   report.warnings = checks.filter((c) => c.status === 'warning').length;
-  if (input.variablePrefix !== undefined) report.checks = checks.map((c) => ownVariables(c, input.variablePrefix!));
+  if (input.variablePrefix !== undefined) report.checks = checks.map((c) => checkInOwnVariables(c, input.variablePrefix!));
   return report;
 }
 
 /** A check's text with the plain variables named as the account's own. */
-function ownVariables(c: DoctorCheck, prefix: string): DoctorCheck {
-  const named = (t: string) => t.replace(/\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/g, `${prefix}$1`);
+function checkInOwnVariables(c: DoctorCheck, prefix: string): DoctorCheck {
+  const named = (t: string) => ownVariables(t, prefix);
   return { ...c, message: named(c.message), ...(c.hint !== undefined && { hint: named(c.hint) }), ...(c.details && { details: c.details.map(named) }) };
 }
 

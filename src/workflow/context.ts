@@ -22,7 +22,7 @@
  * the next still run. Callers decide what the outcomes print and which exit code they make.
  */
 import type { MonitoringClient } from '../api/client.js';
-import { accountEnv, connect, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
+import { accountEnv, connect, namesPlainVariable, ownVariables, pinMismatch, type ConnectChoices, type ConnectionOptions, type Env } from '../api/connect.js';
 import { sameServiceProblem, type ResolveHost } from '../api/same-service.js';
 import type { MonitoringApi } from '../api/types.js';
 import { PLAIN_PREFIX, plainPrefixProblem } from '../config/account-prefix.js';
@@ -184,7 +184,7 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
       } catch (err) {
         // The variables the account reads, named as the user must set them (MONSYNC_PROD_URL).
         if (account === undefined || !(err instanceof UserError) || err instanceof UsageError) throw err;
-        throw new UserError(`account ${account.name}: ${err.message.replace(ACCOUNT_VARIABLES, `${account.envPrefix}$1`)}`, { exitCode: err.exitCode, details: err.details });
+        throw new UserError(`account ${account.name}: ${ownVariables(err.message, account.envPrefix)}`, { exitCode: err.exitCode, details: err.details });
       }
     },
     async readConfiguration(opts = {}) {
@@ -287,15 +287,13 @@ export async function forEachAccount<T>(contexts: readonly CommandContext[], run
  * Unchanged when it names none of them.
  */
 export function nameAccountVariables(err: unknown, account: DeclaredAccount | undefined): unknown {
-  if (account === undefined || !(err instanceof UserError) || !ACCOUNT_VARIABLE.test(err.message)) return err;
-  return new UserError(`account ${account.name}: ${err.message.replace(ACCOUNT_VARIABLES, `${account.envPrefix}$1`)}`, {
+  if (account === undefined || !(err instanceof UserError) || !namesPlainVariable(err.message)) return err;
+  return new UserError(`account ${account.name}: ${ownVariables(err.message, account.envPrefix)}`, {
     exitCode: err.exitCode,
     details: err.details,
   });
 }
 
-const ACCOUNT_VARIABLE = /\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/;
-const ACCOUNT_VARIABLES = new RegExp(ACCOUNT_VARIABLE.source, 'g');
 
 /** One account's failure as printed (`Error: account NAME: ...`), from its outcome's lines. */
 export function accountErrorText(account: DeclaredAccount | undefined, lines: readonly string[]): string {
