@@ -128,8 +128,15 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
   }
 
   if (emu.ca !== null) caFile = await writeCaFile(emu.ca, opts.tlsCaFile);
-  io.out(`listening on ${emu.url}\n`);
   const { renderEmulatorBanner } = await import('../render/emulator.js');
+  // Listening for SIGINT and SIGTERM before saying where it listens: a script may stop it at once.
+  const stopped = new Promise<string>((resolve) => {
+    const release = io.interrupts?.((s) => {
+      release?.();
+      resolve(s);
+    });
+  });
+  io.out(`listening on ${emu.url}\n`);
   io.err(
     renderEmulatorBanner({
       url: emu.url,
@@ -140,12 +147,7 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: Comma
     }),
   );
 
-  const signal = await new Promise<string>((resolve) => {
-    const release = io.interrupts?.((s) => {
-      release?.();
-      resolve(s);
-    });
-  });
+  const signal = await stopped;
   io.err(`monsync emulator: ${signal}, stopping${opts.state ? ' (flushing state)' : ''}\n`);
   try {
     await emu.close();
