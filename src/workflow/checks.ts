@@ -3,15 +3,8 @@
  * default severity or, given a configuration, at the severity its `settings.checks` sets. Offline.
  * A broken configuration gives its problems (`file:line:column: ...` lines) instead.
  */
+import type { CheckRow } from '../render/checks-list.js';
 import type { CommandContext } from './context.js';
-
-export interface CheckRow {
-  name: string;
-  severity: 'error' | 'warning' | 'off';
-  default_severity: string;
-  needs: string;
-  explanation: string;
-}
 
 /** `configured`: the severities are the configuration's (paths were given). */
 export async function checksFlow(ctx: CommandContext, opts: { configured: boolean }): Promise<{ checks: CheckRow[]; configured: boolean } | { problems: string[] }> {

@@ -3,22 +3,14 @@
  * about the house, checked against the sources (issue 44): each "only" is true because nothing
  * else does it. Read as text, comments left out, so a docblock naming a function is no call of it.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './sources.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SRC = join(ROOT, 'src');
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
-    else if (name.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
 
 /** The code of a file without its comments (strings kept: a regex literal with `//` is rare enough here). */
 function code(file: string): string {
