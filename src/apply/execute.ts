@@ -73,6 +73,8 @@ export async function executePlan(plan: Plan, api: MonitoringApi, opts: ExecuteO
     titleOf: titleIn(changes, graph.indexOf),
     lookedUp: () => void readbacks++,
     ...(opts.held ? { held: opts.held } : {}),
+    plannedLabels: new Set(changes.filter((c) => c.kind === 'monitor' && c.action === 'create').map((c) => String(c.call.body?.label))),
+    madeIds: () => new Set(ids.filter((id): id is string => id !== null)),
   };
   const schedule: Schedule = new Schedule(changes, graph, {
     parallelism,

@@ -36,10 +36,16 @@ export interface ChangeContext {
   lookedUp: () => void;
   /** The ids the account held before the run: a create answered with one of them did not make it. */
   held?: HeldIds;
+  /**
+   * The labels this plan creates monitors under, and the ids its done changes made: with `held`, a
+   * lost create's lookup tells a monitor this apply made and someone renamed before the answer came.
+   */
+  plannedLabels?: ReadonlySet<string>;
+  madeIds?: () => ReadonlySet<string>;
 }
 
 type Live = Monitor | Alert | Group | GroupSummary;
-type Outcome = { id: string; live?: Live; note?: string };
+type Outcome = { id: string; live?: Live; note?: string; renamed?: string };
 
 class UnresolvedRef extends Error {
   constructor(readonly ref: string) {
@@ -87,11 +93,11 @@ export async function runChange(c: Change, ctx: ChangeContext): Promise<Ran> {
       // The client's own retry found it deleted by an attempt whose answer was lost.
       return finish({ status: 'done', id: c.id, note: 'already gone' });
     }
-    if (out.live) {
+    if (out.live && out.renamed === undefined) {
       const mismatch = answerMismatch(c, body ?? {}, out.live, ctx.held);
       if (mismatch !== null) return finish({ status: 'failed', id: null, error: mismatch, live: out.live });
     }
-    const lost = out.live ? notKept(c, body ?? {}, out.live) : [];
+    const lost = out.renamed !== undefined ? [out.renamed] : out.live ? notKept(c, body ?? {}, out.live) : [];
     return finish({
       status: 'done',
       id: out.id,
@@ -119,8 +125,15 @@ async function perform(c: Change, b: Record<string, unknown>, ctx: ChangeContext
     found = hit;
     return hit;
   };
-  const created = (live: Live): Outcome =>
-    live === found && found !== undefined ? { id: live.id, live, note: 'found after its answer was lost' } : { id: live.id, live };
+  const created = (live: Live): Outcome => {
+    if (live !== found || found === undefined) return { id: live.id, live };
+    // Made by this create and renamed before its answer came: not made again; the label is not as sent (exit 4).
+    if (c.kind === 'monitor' && (live as Monitor).label !== b.label) {
+      const renamed = `the create's answer was lost and the monitor it made (id ${live.id}) is now labelled ${JSON.stringify((live as Monitor).label)}: someone renamed it before the answer came; monsync did not create it again`;
+      return { id: live.id, live, note: 'found after its answer was lost, renamed', renamed };
+    }
+    return { id: live.id, live, note: 'found after its answer was lost' };
+  };
 
   switch (`${c.kind}:${c.action}`) {
     case 'monitor:create':
@@ -156,12 +169,28 @@ async function perform(c: Change, b: Record<string, unknown>, ctx: ChangeContext
 }
 
 /** The monitor a create made: its label, SMTP, and the owner's marker or whatever marker the body set. */
+/**
+ * The monitor a lost create made: by its label and owner marker; else, when the ids held before
+ * the run are known, one with the marker and the create's host and test account that no one held
+ * before, no done change made, under a label this plan does not create: the create's own monitor,
+ * renamed before its answer came (sending the create again would make a second one).
+ */
 async function findMonitor(body: Record<string, unknown>, ctx: ChangeContext, reads: CallOptions): Promise<Monitor | undefined> {
   const meta = body.meta as Record<string, unknown> | undefined;
   const marker = typeof meta?.[OWNER_META_KEY] === 'string' ? meta[OWNER_META_KEY] : undefined;
   const monitors = await ctx.api.listMonitors(reads);
+  const ours = (m: Monitor) => m.type === 'smtp' && (m.meta[OWNER_META_KEY] === ctx.owner || m.meta[OWNER_META_KEY] === marker);
+  const byLabel = monitors.find((m) => ours(m) && m.label === body.label);
+  if (byLabel !== undefined || ctx.held === undefined) return byLabel;
+  const made = ctx.madeIds?.() ?? new Set<string>();
   return monitors.find(
-    (m) => m.type === 'smtp' && m.label === body.label && (m.meta[OWNER_META_KEY] === ctx.owner || m.meta[OWNER_META_KEY] === marker),
+    (m) =>
+      ours(m) &&
+      !ctx.held!.monitor.has(m.id) &&
+      !made.has(m.id) &&
+      !(ctx.plannedLabels?.has(m.label) ?? false) &&
+      m.ip_address === body.ip_address &&
+      m.test_account === body.test_account,
   );
 }
 

@@ -30,25 +30,6 @@ export interface LoadOptions {
   fullPath?: boolean;
   /** From when overlapping maintenance windows are looked for (milliseconds); default Date.now(). */
   now?: number;
-  /** I/O of the caller's that should not wait for this load (plan's account read): see Beside. */
-  beside?: Beside;
-}
-
-/**
- * Work on the same thread that a load should leave room for: plan reads the account while the
- * configuration loads. The load is CPU work from start to end; without turns of the event loop the
- * account's requests would not even be sent, nor its answers taken in, before it ends (the read
- * then starts from nothing once the configuration is done: plan took their sum). With `started`,
- * the load's CPU work waits for it (the requests are on their way; bounded by `waitMs`, so a slow
- * connection never holds the configuration back); with `turnEveryMs`, the load lets the event
- * loop turn between files once that long has passed since the last turn (the answers arrive,
- * and the service answers the next requests, meanwhile).
- */
-export interface Beside {
-  started?: PromiseLike<unknown>;
-  /** The longest wait for `started` (default 100 ms). */
-  waitMs?: number;
-  turnEveryMs?: number;
 }
 
 /**
@@ -58,39 +39,6 @@ export interface Beside {
  */
 const READ_AHEAD = 64;
 const READ_AHEAD_CHARS = 1 << 20;
-
-/** The longest a load lets the work beside it run at one turn (see turn). */
-const DRAIN_MS = 20;
-
-/**
- * Turns of the event loop, so the I/O beside the load runs before the next file is parsed: again
- * while a turn did something (an answer of megabytes comes in 64 KB reads, one per turn), at most
- * DRAIN_MS in all. Their time is the read's own work (the answers' JSON, their normalising), which
- * would otherwise wait until the load ends.
- */
-async function turn(): Promise<void> {
-  const until = performance.now() + DRAIN_MS;
-  for (;;) {
-    const before = performance.now();
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const after = performance.now();
-    if (after - before < 0.05 || after >= until) return;
-  }
-}
-
-/** Waits for `beside.started`, at most `waitMs`. */
-async function besideStarted(beside: Beside): Promise<void> {
-  if (!beside.started) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.resolve(beside.started).then(
-      () => undefined,
-      () => undefined,
-    ),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, beside.waitMs ?? 100))),
-  ]);
-  clearTimeout(timer);
-}
 
 /** The variable that forces the full path (read from process.env, not from LoadOptions.env). */
 export const FULL_PATH_VARIABLE = 'MONSYNC_CONFIG_FULL_PATH';
@@ -206,16 +154,9 @@ export async function loadConfig(inputs: readonly ConfigInput[], opts: LoadOptio
   const onDisk = files.files;
   const given = inputs.filter((i): i is ConfigSource => typeof i !== 'string').map(inMemory);
   const names = new Set<string>();
-  const { beside } = opts;
-  if (beside) await besideStarted(beside);
-  let turned = performance.now();
   const ahead: Array<ReturnType<typeof readSourceFileSync>> = [];
   let aheadFrom = 0;
   for (let i = 0; i < onDisk.length + given.length; i++) {
-    if (beside?.turnEveryMs !== undefined && performance.now() - turned >= beside.turnEveryMs) {
-      await turn();
-      turned = performance.now();
-    }
     // Files are read a few at a time just before they are parsed, not all of them first: their
     // sources (and texts, unless positions keep them) are then garbage before the next collection,
     // instead of 10,002 of them outliving two and being copied by each (one file per monitor).

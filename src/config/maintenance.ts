@@ -199,14 +199,25 @@ export function checkMaintenance(r: Resolved, nowMs: number): Diagnostic[] {
 
   const declared = [...new Set([...r.monitors.map((m) => m.raw.label), ...r.alerts.map((a) => a.monitor), ...r.groups.flatMap((g) => g.raw.monitors ?? [])])];
   const groupNames = new Set(r.groups.map((g) => g.raw.name));
+  // A window's label, glob or group that an ignore glob matches (as text: `mx-legacy-*` by `mx-legacy-*`)
+  // names ignored objects only: an error, as every reference to an ignored name is (docs/semantics.md).
+  const ignoredBy = (name: string) => r.settings.ignore.find((g) => globMatch(g, name));
   for (const w of r.maintenance) {
     (w.raw.monitors ?? []).forEach((pattern, i) => {
-      if (!declared.some((l) => globMatch(pattern, l))) {
+      const glob = ignoredBy(pattern);
+      if (glob !== undefined) {
+        const here = at(w, 'monitors', i);
+        out.push(diag(here.file, here, `${JSON.stringify(pattern)} matches settings.ignore glob ${JSON.stringify(glob)}: monsync never touches ignored monitors, and a pause is a change; remove it from the window or narrow the glob`));
+      } else if (!declared.some((l) => globMatch(pattern, l))) {
         warn(at(w, 'monitors', i), `${JSON.stringify(pattern)} matches no monitor declared in the configuration; maintain covers the account's monitors of that label when it runs`);
       }
     });
     (w.raw.groups ?? []).forEach((g, i) => {
-      if (!groupNames.has(g)) warn(at(w, 'groups', i), `group ${JSON.stringify(g)} is not declared in the configuration; maintain covers its members in the account when it runs`);
+      const glob = ignoredBy(g);
+      if (glob !== undefined) {
+        const here = at(w, 'groups', i);
+        out.push(diag(here.file, here, `group ${JSON.stringify(g)} matches settings.ignore glob ${JSON.stringify(glob)}: monsync never touches ignored groups or their monitors; remove it from the window or narrow the glob`));
+      } else if (!groupNames.has(g)) warn(at(w, 'groups', i), `group ${JSON.stringify(g)} is not declared in the configuration; maintain covers its members in the account when it runs`);
     });
   }
 

@@ -71,9 +71,21 @@ export function serviceLevelProblems(raw: RawServiceLevel): { key: keyof RawServ
   return out;
 }
 
+/**
+ * Objectives read, by the written mapping: one in `defaults.monitor` or a template is read once, not
+ * once for each of the thousands of monitors that take it (each monitor gets its own copy).
+ */
+const read = new WeakMap<RawServiceLevel, ServiceLevel | undefined>();
+
 /** The objective a written `slo` declares; undefined for `null` (none) or one with a problem (reported by checkServiceLevels). */
 export function serviceLevelOf(raw: RawServiceLevel | null | undefined): ServiceLevel | undefined {
   if (raw === null || raw === undefined) return undefined;
+  if (!read.has(raw)) read.set(raw, readServiceLevel(raw));
+  const level = read.get(raw);
+  return level === undefined ? undefined : { ...level };
+}
+
+function readServiceLevel(raw: RawServiceLevel): ServiceLevel | undefined {
   const objective = objectiveOf(raw.objective);
   const window = durationOf(raw.window, 'window');
   if ('problem' in objective || 'problem' in window) return undefined;

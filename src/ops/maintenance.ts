@@ -80,22 +80,30 @@ export function upcomingWindows(windows: readonly DesiredMaintenance[], fromMs: 
     .sort((a, b) => a.occurrence.startMs - b.occurrence.startMs || a.window.name.localeCompare(b.window.name));
 }
 
-/** The account's monitors a window covers, and its patterns and groups that match none. */
+/**
+ * The account's monitors a window covers, and its patterns and groups that match none. Ignored
+ * monitors and groups (settings.ignore) are left out first, as the plan's fingerprint leaves them
+ * out: monsync never pauses them (a pause is a change), and a pattern that matches only ignored
+ * monitors is unmatched whether or not they exist, so an ignored monitor created between
+ * `plan --out` and `apply --plan` changes nothing the saved plan says.
+ */
 export function coveredMonitors(
   window: DesiredMaintenance,
   live: Pick<LiveState, 'monitors' | 'groups'>,
   ignore: readonly string[] = [],
 ): { monitors: Monitor[]; unmatched: string[] } {
+  const ignored = (name: string) => ignore.some((g) => globMatch(g, name));
+  const monitors = live.monitors.filter((m) => !ignored(m.label));
   const picked = new Map<string, Monitor>();
   const unmatched: string[] = [];
   for (const pattern of window.monitors) {
-    const hits = live.monitors.filter((m) => globMatch(pattern, m.label));
+    const hits = monitors.filter((m) => globMatch(pattern, m.label));
     if (hits.length === 0) unmatched.push(pattern);
     for (const m of hits) picked.set(m.id, m);
   }
-  const byId = new Map(live.monitors.map((m) => [m.id, m]));
+  const byId = new Map(monitors.map((m) => [m.id, m]));
   for (const name of window.groups) {
-    const groups = live.groups.filter((g) => g.name === name);
+    const groups = live.groups.filter((g) => g.name === name && !ignored(g.name));
     if (groups.length === 0) unmatched.push(`group ${name}`);
     for (const g of groups) {
       for (const member of g.members) {
@@ -104,9 +112,7 @@ export function coveredMonitors(
       }
     }
   }
-  // settings.ignore: monsync never changes those monitors, and a pause is a change.
-  const kept = [...picked.values()].filter((m) => !ignore.some((g) => globMatch(g, m.label)));
-  return { monitors: kept.sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id)), unmatched };
+  return { monitors: [...picked.values()].sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id)), unmatched };
 }
 
 /** What to do now, from the account, its pauses and the service's now. Pure. */

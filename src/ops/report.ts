@@ -268,8 +268,6 @@ export async function buildReport(api: MonitoringApi, req: ReportRequest): Promi
     rows[i] = { id: m.id, label: m.label, type: m.type, groups: inGroups, figures: t.figures(period.from, period.to), outages, pausedNow: null };
     const budget = book.monitorRead(m.label, inGroups, rows[i].figures.days, slow, period);
     if (budget !== undefined) rows[i].budget = budget;
-    // Its value buffers serve the next monitor read (report-stats.ts MonitorValues).
-    t.release();
     req.onProgress?.({ kind: 'monitor', done: ++done, total: monitors.length });
   });
   req.onProgress?.({ kind: 'alerts' });

@@ -46,18 +46,16 @@ export function groupsNeeded(desired: DesiredState): Set<string> {
 
 /**
  * Starts the read at once; `needed` may be a promise, so the reads can start before the configuration is loaded.
- * `requested` is called once the list requests are made (plan's configuration load waits for it: config/load.ts, Beside).
  */
 export async function startAccountRead(
   api: MonitoringApi,
   needed: ReadonlySet<string> | PromiseLike<ReadonlySet<string> | undefined> | undefined,
-  opts: { signal?: AbortSignal; requested?: () => void } = {},
+  opts: { signal?: AbortSignal } = {},
 ): Promise<AccountRead> {
   const { readLive } = await import('../plan/read-live.js');
   const before = api.stats.requests;
   const started = performance.now();
   const reading = readLive(api, { ...(needed && { groupsNeeded: needed }), ...(opts.signal && { signal: opts.signal }) });
-  opts.requested?.();
   const { live, healed } = await reading;
   const ms = performance.now() - started;
   const requests = api.stats.requests - before;

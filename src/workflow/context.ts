@@ -27,7 +27,6 @@ import { sameServiceProblem, type ResolveHost } from '../api/same-service.js';
 import type { MonitoringApi } from '../api/types.js';
 import { PLAIN_PREFIX, plainPrefixProblem } from '../config/account-prefix.js';
 import type { DeclaredAccount } from '../config/accounts.js';
-import type { Beside } from '../config/load.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import { UserError } from '../util/errors.js';
@@ -76,8 +75,6 @@ export interface LoadConfigurationOptions {
   onProgress?: OnProgress;
   /** What a broken configuration means for this command, after the count of problems. */
   consequence?: string;
-  /** I/O to leave room for while the files are parsed (plan's account read: config/load.ts, Beside). */
-  beside?: Beside;
 }
 
 export interface CommandContext {
@@ -93,17 +90,16 @@ export interface CommandContext {
   /** The configuration, or a UserError listing every problem (file, line, field). */
   loadConfiguration(opts?: LoadConfigurationOptions): Promise<LoadedConfiguration>;
   /** The same load, its problems as a value (doctor reports them among its checks). */
-  readConfiguration(opts?: Pick<LoadConfigurationOptions, 'paths' | 'beside'>): Promise<ConfigurationRead>;
+  readConfiguration(opts?: Pick<LoadConfigurationOptions, 'paths'>): Promise<ConfigurationRead>;
   /**
    * The live account, reported to `onProgress` (a healed contradiction included). Single-group reads
    * are limited to the groups `scope` declares (a desired state) or names (a set); null reads all.
    */
   readAccount(api: MonitoringApi, scope: DesiredState | ReadonlySet<string> | null, onProgress?: OnProgress, signal?: AbortSignal): Promise<LiveState>;
   /**
-   * The read started now (its answers awaited later with `awaitRead`); `needed` may settle later;
-   * `requested` is called once the read's list requests are made (a configuration load waits for it: Beside).
+   * The read started now (its answers awaited later with `awaitRead`); `needed` may settle later.
    */
-  startAccountRead(api: MonitoringApi, needed: PromiseLike<ReadonlySet<string> | undefined> | ReadonlySet<string> | undefined, requested?: () => void): Promise<AccountRead>;
+  startAccountRead(api: MonitoringApi, needed: PromiseLike<ReadonlySet<string> | undefined> | ReadonlySet<string> | undefined): Promise<AccountRead>;
   /** The service's time now, in milliseconds. */
   serviceNow(api: MonitoringApi): number;
   /** The same context writing through another io (a held log while accounts run side by side). */
@@ -168,7 +164,6 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
         cwd: io.cwd,
         env: account ? { ...configEnv, ...account.vars } : configEnv,
         now: io.now(),
-        ...(opts.beside ? { beside: opts.beside } : {}),
       });
       if ('diagnostics' in result) {
         return { ok: false, errors: result.diagnostics.filter((d) => d.severity !== 'warning').length, lines: formatDiagnosticLines(result.diagnostics, io.cwd) };
@@ -178,7 +173,7 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
       return { ok: true, desired: s, warnings: formatDiagnosticLines(result.warnings, io.cwd) };
     },
     async loadConfiguration(opts = {}) {
-      const read = await ctx.readConfiguration({ ...(opts.paths !== undefined ? { paths: opts.paths } : {}), ...(opts.beside ? { beside: opts.beside } : {}) });
+      const read = await ctx.readConfiguration(opts.paths !== undefined ? { paths: opts.paths } : {});
       if (!read.ok) {
         throw new UserError(`the configuration has ${plural(read.errors, 'problem')}; ${opts.consequence ?? 'no change was sent to the service'}`, { details: read.lines });
       }
@@ -196,7 +191,7 @@ function makeContext(io: CommandIo, configEnv: Env, paths: string[], connection:
       scope instanceof Set
         ? (await awaitRead(api, startAccountRead(api, scope, { ...(signal && { signal }) }), onProgress)).report(onProgress)
         : readAccount(api, scope as DesiredState | null, onProgress, signal),
-    startAccountRead: (api, needed, requested) => startAccountRead(api, needed, { ...(requested && { requested }) }),
+    startAccountRead: (api, needed) => startAccountRead(api, needed),
     // The offset is the service's Date header against the transport's clock, Date.now, which is the
     // io's clock in a process (processIo); a test's io stands in a fixed local clock for both.
     serviceNow: (api) => io.now() + (api.serviceClockOffsetMs?.() ?? 0),

@@ -10,7 +10,10 @@
  * read and exported, the drift is unknown (`monsync_configuration_valid 0`), and its problems go
  * to the log once, when they change.
  */
+import { access } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { MonitoringApi } from '../api/types.js';
+import { DEFAULT_CONFIG_FILE } from '../config/read.js';
 import type { DesiredState } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { AccountSample, DriftCounts } from '../ops/exporter/metrics.js';
@@ -125,6 +128,15 @@ async function openMaintenance(desired: DesiredState, live: LiveState, nowMs: nu
     for (const m of coveredMonitors(window, live, desired.settings.ignore).monitors) ids.add(m.id);
   }
   return ids;
+}
+
+/** PATH... as given; else monsync.yaml when `cwd` has one (as --help says, and as plan reads it); else none: no drift. */
+export async function exporterPaths(paths: string[], cwd: string): Promise<string[]> {
+  if (paths.length > 0) return paths;
+  return access(resolve(cwd, DEFAULT_CONFIG_FILE)).then(
+    () => [DEFAULT_CONFIG_FILE],
+    () => [],
+  );
 }
 
 /** The exporter uses a configuration when PATH... is given or the context is a declared account's (its files). */

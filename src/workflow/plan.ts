@@ -82,12 +82,6 @@ export async function stopOnFindings(findings: readonly Finding[], strict = fals
   });
 }
 
-/** Settles a promise that is awaited elsewhere: a rejection handled there, never unhandled here. */
-const noop = (): undefined => undefined;
-
-/** How long the configuration load runs between turns of the event loop that let the account read go on. */
-const TURN_EVERY_MS = 10;
-
 /**
  * The account read is nothing but GETs, so it starts at once and its network wait overlaps the YAML
  * load instead of following it (on a large account the two take about as long). The configuration
@@ -98,9 +92,7 @@ export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Prom
   let settleNeeded!: (names: ReadonlySet<string> | undefined) => void;
   const needed = new Promise<ReadonlySet<string> | undefined>((resolve) => (settleNeeded = resolve));
   const connecting = ctx.connect(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {});
-  let requested!: () => void;
-  const sent = new Promise<void>((resolve) => (requested = resolve));
-  const reading = connecting.then((api) => ctx.startAccountRead(api, needed, requested));
+  const reading = connecting.then((api) => ctx.startAccountRead(api, needed));
   // Both are awaited below, or dropped with the configuration's own error: never an unhandled rejection.
   connecting.catch(() => undefined);
   reading.catch(() => undefined);
@@ -108,10 +100,7 @@ export async function planFlow(ctx: CommandContext, opts: PlanFlowOptions): Prom
   const started = performance.now();
   let desired: DesiredState;
   try {
-    // The account's requests out first, its answers taken in between files (config/load.ts, Beside);
-    // what the load waits on never rejects (a failed connection is reported below, once).
-    const beside = { started: Promise.race([sent, reading.then(noop, noop)]), turnEveryMs: TURN_EVERY_MS };
-    ({ desired } = await ctx.loadConfiguration({ ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), beside }));
+    ({ desired } = await ctx.loadConfiguration(opts.onProgress ? { onProgress: opts.onProgress } : {}));
   } catch (err) {
     settleNeeded(undefined);
     await connecting.then((api) => abandon(api), () => undefined);

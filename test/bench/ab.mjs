@@ -46,6 +46,10 @@ const { values: a } = parseArgs({
     'node-flags': { type: 'string', multiple: true, default: [] },
     env: { type: 'string', multiple: true, default: [] },
     accounts: { type: 'string', default: '16' },
+    /** With a plan: fetch and JSON.parse of the same four lists (test/bench/floor.mjs) beside, its own row. */
+    floor: { type: 'boolean', default: false },
+    /** With a plan: `validate` of its configuration beside, by the first variant, its own row. */
+    validate: { type: 'boolean', default: false },
   },
 });
 const split = (s) => [s.slice(0, s.indexOf('=')), s.slice(s.indexOf('=') + 1)];
@@ -108,7 +112,8 @@ async function prepare(job, emuUrl, work) {
     const opts = { monitors, alertsPerMonitor: 1, groups: Math.min(50, Math.max(1, monitors / 100)) };
     await seedAccount(emuUrl, liveObjects(opts));
     writeConfig(join(work, 'cfg'), 'base', opts);
-    return job === 'validate' ? { args: ['validate', join(work, 'cfg')], env: {} } : { args: ['plan', join(work, 'cfg'), '--url', emuUrl], env: {} };
+    if (job === 'validate') return { args: ['validate', join(work, 'cfg')], env: {} };
+    return { args: ['plan', join(work, 'cfg'), '--url', emuUrl], env: {}, floor: [join(ROOT, 'test/bench/floor.mjs'), emuUrl, '--parse'], validate: ['validate', join(work, 'cfg')] };
   }
   if (job === 'accounts') {
     const opts = { monitors: n ?? 500, alertsPerMonitor: 1, groups: 50 };
@@ -135,32 +140,50 @@ async function prepare(job, emuUrl, work) {
     await control(emuUrl, 'POST', 'seed', { destinations: [{ id: '701', label: 'ops', destination: 'ops@example.com', type: 'email', subscribed: true }], monitors, alerts, groups });
     const outages = monitors.filter((_, i) => i % 20 === 0).map((m, i) => ({ monitor: m.id, start: FROM + ((i * 7919) % 28) * 86_400 + 3600, end: FROM + ((i * 7919) % 28) * 86_400 + 3600 + 45 * 60 }));
     await control(emuUrl, 'POST', 'history', { days: 35, outages });
+    // The period ends well before the service's now: every run reads the same settled tests.
+    await control(emuUrl, 'POST', 'clock', { set: NOW + 3600 });
     await control(emuUrl, 'POST', 'faults', { latency_ms: 10 });
     const out = join(work, 'report.json');
-    return { args: ['report', '--since', '30d', '--format', 'json', '--out', out, '--parallelism', '8'], env: { MONSYNC_URL: emuUrl }, file: out };
+    return { args: ['report', '--since', '30d', '--until', '2026-11-02T00:00Z', '--format', 'json', '--out', out, '--parallelism', '8'], env: { MONSYNC_URL: emuUrl }, file: out };
   }
   throw new Error(`unknown --job ${job}`);
 }
 
 const nodes = benchNodes(a.node);
-const emu = await startEmulatorProcess(variants[0].bin, ROOT);
+const emu = await startEmulatorProcess(variants[0].bin, ROOT, nodes[nodes.length - 1].node);
 const work = mkdtempSync(join(tmpdir(), 'monsync-ab-'));
 const results = [];
 try {
   const job = await prepare(a.job, emu.url, work);
+  // The references beside a plan: their own rows, their output not compared.
+  if (a.floor && job.floor) variants.push({ name: 'floor', script: job.floor, flags: [], env: {}, reference: true });
+  if (a.validate && job.validate) variants.push({ name: 'validate', script: [variants[0].bin, ...job.validate], flags: [], env: {}, reference: true });
   for (const { line, node } of nodes) {
     const runs = Object.fromEntries(variants.map((v) => [v.name, []]));
     const loads = [loadavg()[0]];
     let reference = null;
+    let complaintsFirst = null;
     for (let rep = 0; rep < REPS + 1; rep++) {
       const order = rep % 2 === 0 ? variants : [...variants].reverse();
       for (const v of order) {
-        const r = await measure(node, v.flags, [v.bin, ...job.args], { ...job.env, ...v.env });
+        const r = await measure(node, v.flags, v.script ?? [v.bin, ...job.args], { ...job.env, ...v.env });
         if (r.code !== 0) throw new Error(`${v.name} on ${line}: exit ${r.code}\n${r.stderr.slice(0, 3000)}`);
-        const output = `${r.stdout}${job.file ? readFileSync(job.file, 'utf8') : ''}`.replace(/\b\d+(\.\d+)? s\b/g, 'T s');
+        if (v.reference) {
+          if (rep > 0) runs[v.name].push(r);
+          continue;
+        }
+        const output = `${r.stdout}${job.file ? readFileSync(job.file, 'utf8') : ''}`.replace(/\b\d+(\.\d+)? s\b/g, 'T s').replace(/"generatedAt": \d+/, '"generatedAt": T');
         if (reference === null) reference = output;
-        else if (output !== reference) throw new Error(`${v.name} on ${line}: its output differs from the first run's`);
-        if (/error|warning/i.test(r.stderr.replace(/\b0 errors?\b/g, ''))) throw new Error(`${v.name} on ${line}: stderr complains:\n${r.stderr.slice(0, 2000)}`);
+        else if (output !== reference) {
+          const { writeFileSync } = await import('node:fs');
+          writeFileSync(join(tmpdir(), 'ab-first.out'), reference);
+          writeFileSync(join(tmpdir(), `ab-${v.name}.out`), output);
+          throw new Error(`${v.name} on ${line}: its output differs from the first run's (${join(tmpdir(), 'ab-first.out')}, ${join(tmpdir(), `ab-${v.name}.out`)})`);
+        }
+        // A warning or an error one variant prints and the first does not (a V8 flag the line lacks) fails the run.
+        const complaints = r.stderr.split('\n').filter((l) => /error|warning|unrecognized/i.test(l)).join('\n');
+        if (complaintsFirst === null) complaintsFirst = complaints;
+        else if (complaints !== complaintsFirst) throw new Error(`${v.name} on ${line}: stderr differs:\n${r.stderr.slice(0, 2000)}`);
         // The first repetition warms the machine's file cache: not counted.
         if (rep > 0) runs[v.name].push(r);
       }

@@ -4,9 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 
-/** `bin`: the monsync executable to run; `cwd`: where to run it. */
-export async function startEmulatorProcess(bin, cwd = process.cwd()) {
-  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--seed', 'empty'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `bin`: the monsync executable to run; `cwd`: where to run it; `node`: the node to run it under. */
+export async function startEmulatorProcess(bin, cwd = process.cwd(), node = process.execPath) {
+  const child = spawn(node, [bin, 'emulator', '--port', '0', '--seed', 'empty'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise((res, rej) => {
     let buf = '';
     child.stdout.on('data', (d) => {

@@ -19,6 +19,7 @@
  *   npm run bench:report                                  # 1,000 monitors, 10 ms, parallelism 8, 2 rounds
  *   npm run bench:report -- --monitors 100 --rounds 3 --before /tmp/main/bin/monsync.js
  *   npm run bench:report -- --monitors 100 --rounds 1 --profile /tmp/prof   # .cpuprofile of each process
+ *   npm run bench:report -- --node 24                     # every process under the pinned Node 24 (test/bench/node.mjs)
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -29,6 +30,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { control } from './account.mjs';
 import { startEmulatorProcess } from './emulator.mjs';
+import { benchNode } from './node.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'monsync.js');
@@ -50,13 +52,16 @@ const { values: args } = parseArgs({
     before: { type: 'string' },
     /** A folder: each measured process writes a V8 CPU profile there (`node --cpu-prof`). */
     profile: { type: 'string' },
+    /** A pinned Node line to run every process under (scripts/node-line.mjs); default MONSYNC_BENCH_NODE, else this node. */
+    node: { type: 'string' },
   },
 });
+const NODE = benchNode(args.node);
 const N = Number(args.monitors);
 const G = Number(args.groups);
 const ROUNDS = Number(args.rounds);
 
-const startEmulator = () => startEmulatorProcess(BIN, ROOT);
+const startEmulator = () => startEmulatorProcess(BIN, ROOT, NODE.node);
 
 /**
  * The measured processes' environment: the bench's own without NODE_EXTRA_CA_CERTS and NODE_OPTIONS, as in
@@ -70,7 +75,7 @@ function run(script, cmd, env, probeFile) {
   return new Promise((res) => {
     const started = performance.now();
     const prof = args.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.profile)] : [];
-    const child = spawn(process.execPath, [...prof, '--import', PROBE, script, ...cmd], {
+    const child = spawn(NODE.node, [...prof, '--import', PROBE, script, ...cmd], {
       cwd: ROOT,
       env: { ...CHILD_ENV, ...env, NO_COLOR: '1', MONSYNC_BENCH_PROBE: probeFile },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -169,7 +174,7 @@ try {
   const flo = raw(results.floor);
   const bef = raw(results.before);
   const result = {
-    monitors: N, groups: G, days: DAYS, latency_ms: Number(args.latency), parallelism: Number(args.parallelism), rounds: ROUNDS,
+    node: NODE.version, monitors: N, groups: G, days: DAYS, latency_ms: Number(args.latency), parallelism: Number(args.parallelism), rounds: ROUNDS,
     seed_and_history_s: round1(seedMs / 1000), requests: results.report[0].requests, floor_requests: results.floor[0].requests, floor_data_items: results.floor[0].items, tests_read: results.report[0].tests, tests_expected: expectedTests, outages_found: results.report[0].outages,
     report: summary(results.report), floor: summary(results.floor), ...(bef ? { before: summary(results.before) } : {}),
     cpu_ratio: +(rep.cpu_s / flo.cpu_s).toFixed(2), rss_ratio: +(rep.rss_mb / flo.rss_mb).toFixed(2),

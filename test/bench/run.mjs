@@ -35,6 +35,8 @@
  *          --only-floors (the styles at 10,000, the loopback 5,000 beside validate, the accounts, a limit of 20/s;
  *          --only-issue-38 is its old name)
  *          --out <file> (bench-results/latest.json)
+ *          --node <line> (a pinned Node line, 22, 24 or 26, for every measured process and the emulator:
+ *          scripts/node-line.mjs; default MONSYNC_BENCH_NODE, else the node running the bench)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +47,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { control, liveObjects, seedAccount, writeAccountsRepo, writeApplyConfig, writeConfig, writeHostile, writeStyle } from './account.mjs';
 import { LIST_PATHS, makeGetter } from './http-get.mjs';
 import { startEmulatorProcess as startEmulatorOf } from './emulator.mjs';
+import { benchNode, takeNodeOption } from './node.mjs';
 import { startThrottle } from './throttle.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,6 +67,10 @@ const CHILD_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
 const SMALL_SHAPE = { alertsPerMonitor: 1, groups: 50 };
 
 // ---- options -----------------------------------------------------------------------------------
+const ARGV = process.argv.slice(2);
+/** The node every measured process (and the emulator) runs under. */
+const NODE = benchNode(takeNodeOption(ARGV));
+
 function parseArgs(argv) {
   const o = {
     latency: 50,
@@ -143,7 +150,7 @@ async function measure(args, { env = {}, probe = true } = {}) {
   const probeFile = join(tmpdir(), `monsync-bench-probe-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   const nodeArgs = probe ? ['--import', PROBE, ...args] : args;
   const started = performance.now();
-  const child = spawn(process.execPath, nodeArgs, {
+  const child = spawn(NODE.node, nodeArgs, {
     cwd: ROOT,
     env: { ...CHILD_ENV, ...CREDS, NO_COLOR: '1', MONSYNC_BENCH_PROBE: probeFile, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -169,7 +176,7 @@ async function measure(args, { env = {}, probe = true } = {}) {
   };
 }
 
-const startEmulatorProcess = () => startEmulatorOf(BIN, ROOT);
+const startEmulatorProcess = () => startEmulatorOf(BIN, ROOT, NODE.node);
 
 function gitCommit() {
   const r = spawnSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8' });
@@ -371,7 +378,7 @@ function profileTable(title, rows, ref) {
 
 // ---- main ------------------------------------------------------------------------------------------
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = parseArgs(ARGV);
   if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   const benchStart = performance.now();
   const load = { start: loadavg()[0], cores: cpus().length };
@@ -391,7 +398,7 @@ async function main() {
     version: 2,
     date: new Date().toISOString(),
     commit: gitCommit(),
-    node: process.version,
+    node: `v${NODE.version}`,
     options: { ...o, out: undefined },
     load,
     env_removed: ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'].filter((k) => process.env[k] !== undefined),
@@ -753,7 +760,7 @@ async function main() {
   const lines = [];
   lines.push('');
   lines.push(`monsync scale benchmark, median of ${o.reps}; x ref = median over the repetitions of wall / the reference's wall in the same repetition`);
-  lines.push(`commit ${result.commit ?? '?'}, node ${process.version}, ${load.cores} cores, load average ${f2(load.start)} at start, ${f2(result.load.end)} at end`);
+  lines.push(`commit ${result.commit ?? '?'}, node v${NODE.version}, ${load.cores} cores, load average ${f2(load.start)} at start, ${f2(result.load.end)} at end`);
   if (result.env_removed.length) lines.push(`measured without ${result.env_removed.join(' and ')} (set in the bench's environment)`);
   if (result.small) {
     const a = result.small.account;

@@ -5,20 +5,25 @@
  * stopping the others, a monitor labelled "" exported, and monsync.yaml used when no PATH is given.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import bcrypt from 'bcryptjs';
+import { Command } from 'commander';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExporter, type ExporterOptions } from '../../src/cli/exporter-run.js';
+import { register } from '../../src/cli/exporter.js';
+import { DEFAULT_LISTEN, runExporter, type ExporterOptions } from '../../src/cli/exporter-run.js';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import type { Env } from '../../src/api/connect.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeExporterCertificates } from '../helpers/exporter-tls.js';
 import { captureIo, type CapturedIo } from '../helpers/io.js';
 import { v1Env } from '../ops/helpers.js';
+
+/** The repository's top (the docs and examples the port and container tests read). */
+const ROOT = join(import.meta.dirname, '..', '..');
 
 let emu: TestEmulator;
 let dir: string;
@@ -212,5 +217,31 @@ describe('monsync exporter, as operators of other exporters expect it', () => {
     } finally {
       expect(await run.stop()).toBe(0);
     }
+  });
+
+  it('listens by default on a port outside the 9100-9999 range Prometheus allocated to exporters, the same in --help, the docs and the example scrape configuration', async () => {
+    const port = Number(DEFAULT_LISTEN.split(':')[1]);
+    expect(port < 9100 || port > 9999, `${port} is in Prometheus's exporter range, allocated to others`).toBe(true);
+    const program = new Command();
+    register(program);
+    const listen = program.commands.find((c) => c.name() === 'exporter')!.options.find((o) => o.long === '--listen')!;
+    expect(listen.defaultValue).toBe(DEFAULT_LISTEN);
+    for (const file of ['docs/exporter.md', 'docs/commands.md', 'docs/ci.md', 'README.md', 'examples/prometheus/prometheus.yml', 'examples/container/Containerfile']) {
+      const text = await readFile(join(ROOT, file), 'utf8');
+      expect(text, file).toContain(`:${port}`);
+      expect(text, file).not.toMatch(/:9816\b/);
+    }
+  });
+
+  it('shows a container image and a systemd unit that start monsync with node directly (no npx, no shell), so SIGTERM and SIGHUP reach it', async () => {
+    const doc = await readFile(join(ROOT, 'docs/exporter.md'), 'utf8');
+    const dockerfile = /```dockerfile\n([\s\S]*?)```/.exec(doc)![1]!;
+    const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+    expect(entrypoint).not.toContain('npx');
+    expect(entrypoint.slice(0, 2)).toEqual(['/usr/bin/tini', '--']);
+    expect(entrypoint.slice(2, 4)).toEqual(['node', 'node_modules/monsync/bin/monsync.js']);
+    const execStart = /^ExecStart=(.*)$/m.exec(doc)![1]!;
+    expect(execStart).toMatch(/^\/usr\/bin\/node node_modules\/monsync\/bin\/monsync\.js exporter /);
+    expect(doc).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
   });
 });

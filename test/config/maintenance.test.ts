@@ -197,4 +197,22 @@ describe('maintenance windows in the configuration', () => {
       '33:5 error maintenance window "nowhere" has no time_zone: say which zone its times are in (e.g. time_zone: Europe/London)',
     ]);
   });
+
+  it('refuses a window naming an ignored label, glob or group, as docs/semantics.md says of every reference to an ignored name (issue 45)', async () => {
+    const withIgnore = (windows: string) =>
+      loadConfig([{ name: 'm.yaml', text: head.replace('version: 1\n', 'version: 1\nsettings:\n  ignore: [mx-legacy-*, old-*]\n') + windows }], { env: {}, now: NOW });
+    const r = await withIgnore(`  - name: legacy
+    monitors: [mx-legacy-*, mx-legacy-2, "mx-*"]
+    groups: [old-group]
+    weekly: { days: [sun], at: "04:00" }
+    duration: 30m
+    time_zone: Europe/London
+`);
+    const said = problems(r).filter((p) => !p.includes('warning'));
+    expect(said).toEqual([
+      expect.stringMatching(/^\d+:\d+ error "mx-legacy-\*" matches settings\.ignore glob "mx-legacy-\*": monsync never touches ignored monitors, and a pause is a change; remove it from the window or narrow the glob$/),
+      expect.stringMatching(/^\d+:\d+ error "mx-legacy-2" matches settings\.ignore glob "mx-legacy-\*"/),
+      expect.stringMatching(/^\d+:\d+ error group "old-group" matches settings\.ignore glob "old-\*": monsync never touches ignored groups/),
+    ]);
+  });
 });

@@ -335,6 +335,23 @@ describe('apply --plan derives the saved plan again as plan made it', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 
+  it('a window over mx-* with mx-legacy-* ignored and no mx-* monitor: an ignored mx-legacy-2 created after plan --out leaves it applied, not refused (issue 45)', async () => {
+    const yaml = `${configYaml({ ignore: ['mx-legacy-*'], monitors: [{ label: 'relay-a' }] })}maintenance:
+  - name: nightly
+    monitors: [mx-*]
+    weekly: { days: [mon, tue, wed, thu, fri, sat, sun], at: "03:00" }
+    duration: 30m
+    time_zone: Europe/London
+`;
+    const file = await planned('maint-ignored', yaml);
+    // Ignored monitors of the seed aside, no mx-* monitor at plan --out; then one that is ignored.
+    await emu.control.seed({ monitors: [smtpSeed('mx-legacy-2')] });
+    const r = await cli(['apply', '--plan', file, '--auto-approve'], { cwd: ws.dir });
+    expect(r.stderr).not.toContain('edited or damaged');
+    expect(r.code, r.stderr).toBe(0);
+    expect(managed(await state(emu), 'e2e').map((m) => m.label)).toEqual(['relay-a']);
+  });
+
   it('an edited change is still refused: the proof compares everything the plan covers', async () => {
     const file = await planned('edited', configYaml({ monitors: SMALL_MONITORS }));
     const { readFile, writeFile } = await import('node:fs/promises');

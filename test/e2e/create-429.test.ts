@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import type { TestEmulator } from '../helpers/emulator.js';
 import { startLyingProxy } from '../helpers/lying-proxy.js';
+import { apiCall } from '../helpers/emulator.js';
 import { configYaml, e2eSuite, expectNoDuplicates, managed, state, type Workspace } from './support.js';
 
 let emu: TestEmulator;
@@ -57,4 +58,35 @@ describe('a create answered 429 after the service made it', () => {
     const again = await runCli(['plan', config, '--detailed-exitcode'], { url: emu.url });
     expect(again.code, again.stdout + again.stderr).toBe(0);
   }, 240_000);
+});
+
+describe('a create answered 429 after the service made it, and renamed before the answer (issue 45)', () => {
+  it('is not sent again: the lookup finds the renamed monitor this apply made; apply exits 4 naming it, one monitor made', async () => {
+    const config = await ws.write('create-429-renamed/monsync.yaml', configYaml({ monitors: [{ label: 'mx-lost' }] }));
+    const proxy = await startLyingProxy(emu.url, [
+      {
+        method: 'POST',
+        path: /^\/v1\/Config\/Monitor\/?$/,
+        times: 1,
+        answer: { status: 429, headers: { 'retry-after': '1' }, body: { error: 'Too many requests' } },
+        // Someone renames the new monitor in the web UI between the create and its (lost) answer.
+        beforeAnswer: async (made) => {
+          const id = (made['monitor'] as { id: string }).id;
+          await apiCall(emu, 'PUT', `/v1/Config/Monitor/${id}/`, { body: { label: 'mx-renamed-by-hand' } });
+        },
+      },
+    ]);
+    let r;
+    try {
+      r = await runCli(['apply', config, '--auto-approve'], { url: proxy.url, timeoutMs: 120_000 });
+    } finally {
+      await proxy.close();
+    }
+    expect(proxy.lied.size).toBe(1);
+    const mine = managed(await state(emu), 'e2e');
+    // One monitor made, under the label someone gave it: no second create.
+    expect(mine.map((m) => m.label)).toEqual(['mx-renamed-by-hand']);
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(r.stdout + r.stderr).toContain('is now labelled "mx-renamed-by-hand": someone renamed it before the answer came; monsync did not create it again');
+  }, 180_000);
 });

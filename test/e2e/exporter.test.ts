@@ -112,7 +112,7 @@ beforeAll(async () => {
   const config = example
     .replace(/scrape_interval: \S+/, 'scrape_interval: 1s')
     .replace(/evaluation_interval: \S+/, 'evaluation_interval: 1s')
-    .replace(/127\.0\.0\.1:9816/g, new URL(exporterUrl).host)
+    .replace(/127\.0\.0\.1:19816/g, new URL(exporterUrl).host)
     .replace('- alerts.yml', `- ${join(EXAMPLES, 'alerts.yml')}`)
     .replace('- slo.yml', `- ${join(dir, 'slo.yml')}`);
   // The service-level rules as they are, but for the window group's 5-minute interval: its rules must have run.

@@ -2,9 +2,10 @@
  * Credentials masked in everything monsync prints or writes (issue 45): a configuration that
  * rebuilds the password from two harmless-looking variables (`label: mx-${PART_A}${PART_B}`), and
  * one that types all but its last letter, shows it in no output of plan (text, JSON, Markdown),
- * apply, the saved plan, or report (text, JSON, CSV, HTML): every credential variable's value is
+ * apply, the refusal to save it in a plan file, or report (text, JSON, CSV, HTML): every credential variable's value is
  * masked at the one masking point (src/util/redact.ts) every output goes through.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, runCli } from '../helpers/cli.js';
@@ -41,8 +42,10 @@ describe('a password rebuilt by the configuration', () => {
       outputs.push([`${args.join(' ')} (stdout)`, r.stdout], [`${args.join(' ')} (stderr)`, r.stderr]);
     };
     for (const format of ['text', 'json', 'markdown']) await run(['plan', 'mask', '--format', format], 0);
-    await run(['plan', 'mask', '--out', 'mask.plan'], 0);
-    outputs.push(['the saved plan', await readFile(ws.path('mask.plan'), 'utf8')]);
+    // A saved plan would keep the secret on disk (or, masked, apply `***`): not saved, and said why.
+    await run(['plan', 'mask', '--out', 'mask.plan'], 1);
+    expect(outputs.at(-1)![1]).toMatch(/not saving the plan to mask\.plan: it holds the value of a credential variable/);
+    expect(existsSync(ws.path('mask.plan'))).toBe(false);
     await run(['apply', 'mask', '--auto-approve'], 0);
     // The monitors exist on the service under their real labels: masking is of output only.
     expect(managed(await state(emu), 'e2e').map((m) => m.label).sort()).toEqual([`mx-${PASSWORD}`, `mx-near-${NEARLY}`]);

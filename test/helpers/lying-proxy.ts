@@ -30,6 +30,8 @@ export interface Lie {
    * sent instead (a gateway answering 429 or 503 for a write it forwarded).
    */
   answer?: { status: number; headers?: Record<string, string>; body: unknown };
+  /** With `answer`: run with the service's own answer before the replacement is sent (someone acting in between). */
+  beforeAnswer?: (serviceAnswer: Record<string, unknown>) => Promise<void>;
 }
 
 export interface LyingProxy {
@@ -65,8 +67,10 @@ export async function startLyingProxy(target: string, lies: readonly Lie[]): Pro
         (answer) => {
           if (replaced !== undefined) {
             // The service's answer is read to its end (the write is done), then replaced.
-            answer.resume();
-            answer.on('end', () => {
+            const got: Buffer[] = [];
+            answer.on('data', (c: Buffer) => got.push(c));
+            answer.on('end', async () => {
+              if (lie?.beforeAnswer) await lie.beforeAnswer(JSON.parse(Buffer.concat(got).toString('utf8') || '{}') as Record<string, unknown>);
               const out = Buffer.from(JSON.stringify(replaced.body), 'utf8');
               res.writeHead(replaced.status, { ...replaced.headers, 'content-type': 'application/json', 'content-length': String(out.length) });
               res.end(out);

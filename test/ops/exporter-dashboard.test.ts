@@ -8,9 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from '../helpers/cli.js';
 
 interface Target {
   expr: string;
@@ -37,6 +37,8 @@ interface Variable {
   current?: { value: unknown };
 }
 
+// Its own ROOT: importing the CLI helper would class this test among those that run the built CLI (test/arch).
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const raw = readFileSync(join(ROOT, 'examples', 'grafana', 'monsync-dashboard.json'), 'utf8');
 const dashboard = JSON.parse(raw) as { panels: Panel[]; templating: { list: Variable[] }; __inputs?: unknown };
 const panels = dashboard.panels.flatMap((p) => [p, ...(p.panels ?? [])]).filter((p) => p.type !== 'row');

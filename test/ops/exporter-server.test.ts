@@ -178,4 +178,65 @@ describe('the exporter server, as operators of other exporters expect it', () =>
       expect(() => parseWebConfig(file, text)).not.toThrow(/plain-password/);
     }
   });
+
+  it('answers 500 while the web configuration is bad, tells the log once, and serves again once it is fixed', async () => {
+    const file = join(dir, 'web-turns-bad.yml');
+    await writeFile(file, `basic_auth_users:\n  prometheus: "${HASH}"\n`);
+    const log: string[] = [];
+    server = await startExporterServer({ host: '127.0.0.1', port: 0, metrics: metrics(), token: null, ready: () => true, webConfig: new WebConfigSource(file), log: (l) => log.push(l) });
+    await writeFile(file, 'basic_auth_users:\n  prometheus: plain-password\n');
+    for (let i = 0; i < 3; i++) expect((await get(`${server.url}/metrics`, basic('prometheus', 'correct horse'))).status).toBe(500);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/web-turns-bad\.yml:2:15: basic_auth_users\.prometheus: must be a bcrypt hash.*; answering 500 until it is fixed/);
+    expect(log[0]).not.toContain('plain-password');
+    await writeFile(file, `basic_auth_users:\n  prometheus: "${HASH}"\n`);
+    expect((await get(`${server.url}/metrics`, basic('prometheus', 'correct horse'))).status).toBe(200);
+    expect(log[1]).toMatch(/web-turns-bad\.yml reads again/);
+  });
+
+  it('refuses new TLS connections while the certificate cannot be read, and serves again once it can', async () => {
+    const file = join(dir, 'web-tls-bad.yml');
+    await writeFile(join(dir, 'gone.crt'), certs.server.cert);
+    await writeFile(file, 'tls_server_config:\n  cert_file: gone.crt\n  key_file: server.key\n');
+    const log: string[] = [];
+    server = await startExporterServer({ host: '127.0.0.1', port: 0, metrics: metrics(), token: null, ready: () => true, webConfig: new WebConfigSource(file), log: (l) => log.push(l) });
+    await rm(join(dir, 'gone.crt'));
+    const agent = () => new Agent({ connect: { ca: certs.ca } });
+    const first = agent();
+    await expect(get(`${server.url}/metrics`, {}, first)).rejects.toThrow();
+    await first.close();
+    expect(log.join('\n')).toMatch(/tls_server_config\.cert_file: cannot read .*gone\.crt: ENOENT/);
+    await writeFile(join(dir, 'gone.crt'), certs.server.cert);
+    const second = agent();
+    expect((await get(`${server.url}/metrics`, {}, second)).status).toBe(200);
+    await second.close();
+  });
+
+  it('with RequireAnyClientCert or VerifyClientCertIfGiven, refuses (403) a client without a certificate or with one the CA did not sign, as the policy says', async () => {
+    const stranger = await makeExporterCertificates('another CA');
+    const cases = [
+      { policy: 'RequireAnyClientCert', none: 403, signed: 200, unsigned: 200 },
+      { policy: 'VerifyClientCertIfGiven', none: 200, signed: 200, unsigned: 403 },
+    ];
+    for (const c of cases) {
+      const file = join(dir, `web-${c.policy}.yml`);
+      await writeFile(file, `tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: ca.crt\n  client_auth_type: ${c.policy}\n`);
+      server = await startExporterServer({ host: '127.0.0.1', port: 0, metrics: metrics(), token: null, ready: () => true, webConfig: new WebConfigSource(file) });
+      const agents = {
+        none: new Agent({ connect: { ca: certs.ca } }),
+        signed: new Agent({ connect: { ca: certs.ca, cert: certs.client.cert, key: certs.client.key } }),
+        unsigned: new Agent({ connect: { ca: certs.ca, cert: stranger.client.cert, key: stranger.client.key } }),
+      };
+      try {
+        for (const who of ['none', 'signed', 'unsigned'] as const) {
+          const status = await get(`${server.url}/metrics`, {}, agents[who]).then((r) => r.status, (e: Error) => e.message);
+          expect(status, `${c.policy}, ${who}`).toBe(c[who]);
+        }
+      } finally {
+        await Promise.all(Object.values(agents).map((a) => a.close()));
+        await server.close();
+        server = undefined;
+      }
+    }
+  });
 });

@@ -15,7 +15,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket, TlsOptions } from 'node:tls';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -80,9 +80,19 @@ export function tlsOptions(tls: TlsSettings): TlsOptions {
   };
 }
 
+/**
+ * Node's verdict on a connection without a client certificate (its verify error then). The
+ * certificate itself is not read: getPeerCertificate() on one that failed verification leaves an
+ * OpenSSL error behind that breaks the connection's next write (Node 22-26, OpenSSL 3). A
+ * certificate whose issuer bears the client CA's name without its signature has the same effect
+ * on its own (the answer, written after a wait, finds the error): that connection is closed
+ * rather than answered, a refusal either way.
+ */
+const NO_CLIENT_CERT = 'UNABLE_TO_GET_ISSUER_CERT';
+
 /** Whether the connection's client certificate satisfies the policies Node does not enforce itself. */
-function clientCertAllowed(socket: TLSSocket, tls: TlsSettings): boolean {
-  const given = Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+export function clientCertAllowed(socket: Pick<TLSSocket, 'authorized' | 'authorizationError'>, tls: Pick<TlsSettings, 'clientAuth'>): boolean {
+  const given = socket.authorized || (socket.authorizationError as unknown as string | undefined) !== NO_CLIENT_CERT;
   if (tls.clientAuth === 'RequireAnyClientCert') return given;
   if (tls.clientAuth === 'VerifyClientCertIfGiven') return !given || socket.authorized;
   return true;
@@ -116,6 +126,29 @@ async function access(req: IncomingMessage, token: string | null, web: WebConfig
   if (given?.scheme === 'basic' && users !== null && (await basic.check(given.credentials, users))) return { ok: true };
   const challenge = [...(users !== null ? ['Basic realm="monsync exporter", charset="UTF-8"'] : []), ...(token !== null ? ['Bearer realm="monsync exporter"'] : [])];
   return { ok: false, challenge };
+}
+
+/**
+ * The HTTPS server of a web configuration with `tls_server_config`: before Node wraps each new
+ * connection in TLS, the certificate, key and client policy of the file now (as exporter-toolkit
+ * reads them per connection); a file that cannot be read refuses the connection and is told.
+ */
+function tlsServer(tls: TlsSettings, source: WebConfigSource, onRequest: (req: IncomingMessage, res: ServerResponse) => void, tell: (problem: string) => void): HttpsServer {
+  const https = createHttpsServer(tlsOptions(tls), onRequest);
+  https.prependListener('connection', (socket: Socket) => {
+    try {
+      const now = source.loadSync().tls;
+      if (now === null) throw new UserError(`--web.config.file ${source.file}: tls_server_config was removed; the exporter serves HTTPS until it restarts`);
+      const options = tlsOptions(now);
+      https.setSecureContext(options);
+      // Read by Node for each new connection: the client policy of the file now.
+      Object.assign(https, { requestCert: options.requestCert, rejectUnauthorized: options.rejectUnauthorized });
+    } catch (err) {
+      tell(err instanceof Error ? err.message : String(err));
+      socket.destroy();
+    }
+  });
+  return https;
 }
 
 export async function startExporterServer(opts: ExporterServerOptions): Promise<ExporterServer> {
@@ -181,25 +214,7 @@ export async function startExporterServer(opts: ExporterServerOptions): Promise<
     });
   };
 
-  let server: Server | HttpsServer;
-  if (initial?.tls) {
-    const https = createHttpsServer(tlsOptions(initial.tls), onRequest);
-    // Before Node wraps a new connection in TLS: the certificate, key and policy of the file now.
-    https.prependListener('connection', (socket: import('node:net').Socket) => {
-      try {
-        const tls = opts.webConfig!.loadSync().tls;
-        if (tls === null) throw new UserError(`--web.config.file ${opts.webConfig!.file}: tls_server_config was removed; the exporter serves HTTPS until it restarts`);
-        const options = tlsOptions(tls);
-        https.setSecureContext(options);
-        Object.assign(https, { requestCert: options.requestCert, rejectUnauthorized: options.rejectUnauthorized });
-      } catch (err) {
-        tell(err instanceof Error ? err.message : String(err));
-        socket.destroy();
-      }
-    });
-    server = https;
-  } else server = createServer(onRequest);
-
+  const server: Server | HttpsServer = initial?.tls ? tlsServer(initial.tls, opts.webConfig!, onRequest, tell) : createServer(onRequest);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
