@@ -7,6 +7,7 @@
  * action or count of changes is refused before anything is sent. A digest alone would not do:
  * whoever can edit the file can compute it again; deriving the changes again cannot be forged.
  */
+import { createHash } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { holdsSecret } from '../util/redact.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -38,8 +39,21 @@ export function checkFingerprint(plan: Plan, currentFingerprint: string): { ok: 
  */
 export function serializePlan(plan: Plan, desired?: DesiredState): string {
   const wire = { ...plan, changes: plan.changes.map(wireChange) };
-  return `${JSON.stringify(desired === undefined ? wire : { ...wire, desired }, null, 2)}\n`;
+  const body = desired === undefined ? wire : { ...wire, desired };
+  return `${JSON.stringify({ ...body, sha256: digestOf(body) }, null, 2)}\n`;
 }
+
+/**
+ * The file's own digest (`sha256`, over the rest of it as serialized): not a signature, anyone can
+ * write one, but a file that still matches it was not edited by hand or damaged on the way, so a
+ * refusal can blame the account rather than the file.
+ */
+function digestOf(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+/** The plans read from files whose digest holds (proveSavedPlan words its refusal by it). */
+const INTACT = new WeakSet<Plan>();
 
 export async function writeSavedPlan(file: string, plan: Plan, desired: DesiredState): Promise<void> {
   // Made without the fingerprint (only to be shown): apply could never check it against the account.
@@ -88,11 +102,14 @@ export function parseSavedPlan(text: string, file = 'the plan file'): SavedPlanR
       error: `${file} is a plan of format version ${JSON.stringify(data.format_version)}; this monsync applies version ${PLAN_FORMAT_VERSION}. Run plan again with this version.`,
     };
   }
-  const { desired, ...plan } = data;
+  const { sha256, ...body } = data;
+  const { desired, ...plan } = body;
   const problem = planProblem(plan) ?? (desired === undefined ? null : desiredProblem(desired));
   if (problem) return { ok: false, error: `${file} is not a valid saved plan: ${problem}` };
   const read = plan as unknown as Plan;
-  return { ok: true, plan: { ...read, changes: (read.changes as Change[]).map(changeFromWire) }, desired: desired === undefined ? null : (desired as DesiredState) };
+  const out: Plan = { ...read, changes: (read.changes as Change[]).map(changeFromWire) };
+  if (typeof sha256 === 'string' && sha256 === digestOf(body)) INTACT.add(out);
+  return { ok: true, plan: out, desired: desired === undefined ? null : (desired as DesiredState) };
 }
 
 export type ProvedPlan = { ok: true; plan: Plan } | { ok: false; message: string };
@@ -107,9 +124,13 @@ export type ProvedPlan = { ok: true; plan: Plan } | { ok: false; message: string
  * check, so an account that changed is reported as such.
  */
 export function proveSavedPlan(saved: Plan, derive: () => Plan, file = 'the plan file'): ProvedPlan {
+  // A file whose digest holds was not edited: what differs comes from the account, in what its
+  // fingerprint does not cover (a group's members, say); a file without one, or not matching it, is blamed.
   const refused = (why: string): ProvedPlan => ({
     ok: false,
-    message: `${file} is not what monsync plans for the configuration saved in it against this account (${why}); it was edited or damaged, so nothing was sent: run plan again`,
+    message: INTACT.has(saved)
+      ? `${file} no longer matches this account (${why}): the file is intact (its sha256 holds), so the account changed since the plan was made, in what its fingerprint does not cover; nothing was sent: run plan again`
+      : `${file} is not what monsync plans for the configuration saved in it against this account (${why}); it was edited or damaged, so nothing was sent: run plan again`,
   });
   let again: Plan;
   try {
@@ -150,7 +171,21 @@ function firstDifference(saved: Plan, derived: Plan): string {
   const sp = saved as unknown as Record<string, unknown>;
   const dp = derived as unknown as Record<string, unknown>;
   const key = [...new Set([...Object.keys(dp), ...Object.keys(sp)])].find((k) => !isDeepStrictEqual(sp[k], dp[k]));
+  if (key === 'maintenance') return maintenanceDifference(saved.maintenance ?? [], derived.maintenance ?? [], show);
   return `${key ?? 'the plan'} differs from what planning again gives`;
+}
+
+/** The first window whose cover differs: `maintenance window "nightly" covers ["mx-a","mx-c"] now, the file says ["mx-a"]`. */
+function maintenanceDifference(saved: NonNullable<Plan['maintenance']>, derived: NonNullable<Plan['maintenance']>, show: (v: unknown) => string): string {
+  for (let i = 0; i < Math.max(saved.length, derived.length); i++) {
+    const [a, b] = [saved[i], derived[i]];
+    if (isDeepStrictEqual(a, b)) continue;
+    if (a === undefined || b === undefined || a.window !== b.window || a.start !== b.start) break;
+    const field = !isDeepStrictEqual(a.monitors, b.monitors) ? 'covers' : 'leaves unmatched';
+    const [was, now] = field === 'covers' ? [a.monitors, b.monitors] : [a.unmatched, b.unmatched];
+    return `maintenance window ${JSON.stringify(b.window)} ${field} ${show(now)} now, the file says ${show(was)}`;
+  }
+  return 'maintenance differs from what planning again gives';
 }
 
 function fsReason(err: unknown): string {

@@ -75,6 +75,11 @@ export interface DoctorInput {
   readConfiguration: () => Promise<{ ok: true; desired: DesiredState; warnings: string[] } | { ok: false; errors: number; lines: string[] }>;
   /** Reads the whole account (the command context's one read); `healed`: what a contradicting first read said. */
   readAccount: (client: MonitoringClient) => Promise<{ live: LiveState; healed: string | null }>;
+  /**
+   * A declared account's `env_prefix`: `env` holds its variables as MONSYNC_*, and every message
+   * names them as the user set them (`check MONSYNC_PROD_USERNAME and MONSYNC_PROD_PASSWORD`).
+   */
+  variablePrefix?: string;
 }
 
 /** Beyond this, the service's clock and this machine's disagree enough to say so. */
@@ -179,7 +184,14 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
 
   report.problems = checks.filter((c) => c.status === 'problem').length;
   report.warnings = checks.filter((c) => c.status === 'warning').length;
+  if (input.variablePrefix !== undefined) report.checks = checks.map((c) => ownVariables(c, input.variablePrefix!));
   return report;
+}
+
+/** A check's text with the plain variables named as the account's own. */
+function ownVariables(c: DoctorCheck, prefix: string): DoctorCheck {
+  const named = (t: string) => t.replace(/\bMONSYNC_(URL|USERNAME|PASSWORD|CLIENT_ID|CLIENT_SECRET)\b/g, `${prefix}$1`);
+  return { ...c, message: named(c.message), ...(c.hint !== undefined && { hint: named(c.hint) }), ...(c.details && { details: c.details.map(named) }) };
 }
 
 function checkUrl(input: DoctorInput, add: (c: DoctorCheck) => DoctorCheck): string | null {

@@ -63,10 +63,10 @@ export function redact(text: string): string {
       out = masked + out.slice(from);
     }
   }
-  // Basic credentials embedded in a URL.
-  out = out.replace(/(\w+:\/\/)[^/\s:@]+:[^/\s@]+@/g, '$1***@');
-  // Bearer tokens.
-  out = out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/g, '$1***');
+  // Basic credentials embedded in a URL; bearer tokens. Looked for only where they can be: every
+  // write goes through here, and the URL pattern over 5 MB of plan text cost 40 ms of CPU.
+  if (out.includes('://')) out = out.replace(/(\w+:\/\/)[^/\s:@]+:[^/\s@]+@/g, '$1***@');
+  if (out.includes('Bearer')) out = out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/g, '$1***');
   return out;
 }
 

@@ -10,6 +10,7 @@ export async function doctorFlow(ctx: CommandContext): Promise<DoctorReport> {
   const { runDoctor } = await import('../ops/doctor.js');
   return runDoctor({
     env: ctx.io.env,
+    ...(ctx.account && { variablePrefix: ctx.account.envPrefix }),
     connection: { ...(ctx.connection.url !== undefined && { url: ctx.connection.url }), ...(ctx.connection.timeout !== undefined && { timeout: ctx.connection.timeout }) },
     paths: ctx.paths,
     cwd: ctx.io.cwd,

@@ -165,6 +165,26 @@ describe('a saved plan is applied only as it was made (issue 23, item 3)', () =>
     expect(r.message).toMatch(/it was edited or damaged, so nothing was sent: run plan again$/);
   });
 
+  it('an intact file (its sha256 holds) whose maintenance windows differ on planning again is refused naming the window and the account, not the file (issue 45)', () => {
+    const window = { window: 'nightly', start: '2026-11-26T03:00:00Z', end: '2026-11-26T03:30:00Z', monitors: ['keep'], unmatched: [] };
+    const text = serializePlan({ ...made, maintenance: [window] }, wanted);
+    expect(JSON.parse(text).sha256).toMatch(/^[0-9a-f]{64}$/);
+    const again = (r: { plan: Plan; desired: unknown }) => () => ({ ...assemblePlan(wanted, live, savedPlanInputs(r.plan)), maintenance: [{ ...window, monitors: ['keep', 'new'] }] });
+    const intact = parseSavedPlan(text, 'p.json');
+    if (!intact.ok) throw new Error(intact.error);
+    const r = proveSavedPlan(intact.plan, again(intact), 'p.json');
+    expect(r.ok ? 'proved' : r.message).toBe(
+      'p.json no longer matches this account (maintenance window "nightly" covers ["keep","new"] now, the file says ["keep"]): the file is intact (its sha256 holds), so the account changed since the plan was made, in what its fingerprint does not cover; nothing was sent: run plan again',
+    );
+    // The same difference in a file edited by hand is the file's.
+    const edited = JSON.parse(text);
+    edited.maintenance[0].end = '2026-11-26T03:31:00Z';
+    const damaged = parseSavedPlan(JSON.stringify(edited), 'p.json');
+    if (!damaged.ok) throw new Error(damaged.error);
+    const blamed = proveSavedPlan(damaged.plan, again(damaged), 'p.json');
+    expect(blamed.ok ? 'proved' : blamed.message).toMatch(/^p\.json is not what monsync plans .*it was edited or damaged/);
+  });
+
   it('an edited desired state that the planner stops on is refused, not thrown', () => {
     const r = prove((p) => p.desired.monitors.push(p.desired.monitors[0]));
     expect(r.ok).toBe(false);

@@ -226,7 +226,7 @@ describe('monsync exporter, as operators of other exporters expect it', () => {
     register(program);
     const listen = program.commands.find((c) => c.name() === 'exporter')!.options.find((o) => o.long === '--listen')!;
     expect(listen.defaultValue).toBe(DEFAULT_LISTEN);
-    for (const file of ['docs/exporter.md', 'docs/commands.md', 'README.md', 'examples/prometheus/prometheus.yml', 'examples/container/Containerfile']) {
+    for (const file of ['docs/exporter.md', 'docs/commands.md', 'docs/ci.md', 'README.md', 'examples/prometheus/prometheus.yml', 'examples/container/Containerfile']) {
       const text = await readFile(join(ROOT, file), 'utf8');
       expect(text, file).toContain(`:${port}`);
       expect(text, file).not.toMatch(/:9816\b/);

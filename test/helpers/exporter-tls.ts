@@ -12,9 +12,10 @@ export interface ExporterCertificates {
 
 const DAY = 86_400_000;
 
-export async function makeExporterCertificates(): Promise<ExporterCertificates> {
+/** `caName`: another name makes a CA that has nothing to do with the default one. */
+export async function makeExporterCertificates(caName = 'monsync exporter test CA'): Promise<ExporterCertificates> {
   const now = Date.now();
-  const ca = await selfsigned.generate([{ name: 'commonName', value: 'monsync exporter test CA' }], {
+  const ca = await selfsigned.generate([{ name: 'commonName', value: caName }], {
     keyType: 'ec',
     algorithm: 'sha256',
     notBeforeDate: new Date(now - DAY),

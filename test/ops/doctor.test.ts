@@ -109,6 +109,25 @@ describe('monsync doctor', () => {
     expect(lines.at(-2)).toBe('1 problem: fix it before the first plan.');
   });
 
+  it('names a declared account\'s own variables in what to check, not MONSYNC_USERNAME and MONSYNC_PASSWORD (issue 45)', async () => {
+    const { runDoctor } = await import('../../src/ops/doctor.js');
+    const report = await runDoctor({
+      env: env({ MONSYNC_PASSWORD: 'wrong-password-45' }),
+      connection: {},
+      paths: [],
+      cwd: ROOT,
+      now: () => Date.now(),
+      readConfiguration: async () => ({ ok: false, errors: 0, lines: [] }),
+      readAccount: async () => {
+        throw new Error('not read: v1 is refused');
+      },
+      variablePrefix: 'MONSYNC_PROD_',
+    });
+    const v1check = report.checks.find((c) => c.id === 'v1')!;
+    expect(v1check.hint).toMatch(/^check MONSYNC_PROD_USERNAME and MONSYNC_PROD_PASSWORD/);
+    expect(JSON.stringify(report.checks)).not.toMatch(/\bMONSYNC_(USERNAME|PASSWORD)\b/);
+  });
+
   it('says the v2 client credentials were refused when the client secret is wrong, v1 still fine: exit 1', async () => {
     const { code, lines } = await doctor(env({ MONSYNC_CLIENT_SECRET: 'wrong-secret-1' }));
     expect(code).toBe(1);

@@ -211,4 +211,32 @@ describe('the exporter server, as operators of other exporters expect it', () =>
     expect((await get(`${server.url}/metrics`, {}, second)).status).toBe(200);
     await second.close();
   });
+
+  it('with RequireAnyClientCert or VerifyClientCertIfGiven, refuses (403) a client without a certificate or with one the CA did not sign, as the policy says', async () => {
+    const stranger = await makeExporterCertificates('another CA');
+    const cases = [
+      { policy: 'RequireAnyClientCert', none: 403, signed: 200, unsigned: 200 },
+      { policy: 'VerifyClientCertIfGiven', none: 200, signed: 200, unsigned: 403 },
+    ];
+    for (const c of cases) {
+      const file = join(dir, `web-${c.policy}.yml`);
+      await writeFile(file, `tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: ca.crt\n  client_auth_type: ${c.policy}\n`);
+      server = await startExporterServer({ host: '127.0.0.1', port: 0, metrics: metrics(), token: null, ready: () => true, webConfig: new WebConfigSource(file) });
+      const agents = {
+        none: new Agent({ connect: { ca: certs.ca } }),
+        signed: new Agent({ connect: { ca: certs.ca, cert: certs.client.cert, key: certs.client.key } }),
+        unsigned: new Agent({ connect: { ca: certs.ca, cert: stranger.client.cert, key: stranger.client.key } }),
+      };
+      try {
+        for (const who of ['none', 'signed', 'unsigned'] as const) {
+          const status = await get(`${server.url}/metrics`, {}, agents[who]).then((r) => r.status, (e: Error) => e.message);
+          expect(status, `${c.policy}, ${who}`).toBe(c[who]);
+        }
+      } finally {
+        await Promise.all(Object.values(agents).map((a) => a.close()));
+        await server.close();
+        server = undefined;
+      }
+    }
+  });
 });

@@ -80,9 +80,19 @@ export function tlsOptions(tls: TlsSettings): TlsOptions {
   };
 }
 
+/**
+ * Node's verdict on a connection without a client certificate (its verify error then). The
+ * certificate itself is not read: getPeerCertificate() on one that failed verification leaves an
+ * OpenSSL error behind that breaks the connection's next write (Node 22-26, OpenSSL 3). A
+ * certificate whose issuer bears the client CA's name without its signature has the same effect
+ * on its own (the answer, written after a wait, finds the error): that connection is closed
+ * rather than answered, a refusal either way.
+ */
+const NO_CLIENT_CERT = 'UNABLE_TO_GET_ISSUER_CERT';
+
 /** Whether the connection's client certificate satisfies the policies Node does not enforce itself. */
-function clientCertAllowed(socket: TLSSocket, tls: TlsSettings): boolean {
-  const given = Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+export function clientCertAllowed(socket: Pick<TLSSocket, 'authorized' | 'authorizationError'>, tls: Pick<TlsSettings, 'clientAuth'>): boolean {
+  const given = socket.authorized || (socket.authorizationError as unknown as string | undefined) !== NO_CLIENT_CERT;
   if (tls.clientAuth === 'RequireAnyClientCert') return given;
   if (tls.clientAuth === 'VerifyClientCertIfGiven') return !given || socket.authorized;
   return true;
