@@ -7,7 +7,7 @@
  * `concurrency` monitors at a time on top of the client's own cap. Each window passes the data
  * rules (data-rules.ts: repeats counted once, values no test can have and times outside the window
  * left out, all said in one note) and streams into the monitor's figures, then is dropped; the
- * account and groups keep sorted runs of value counts (report-stats.ts), so memory grows with
+ * account and groups keep counts of values (report-stats.ts), so memory grows with
  * neither the number of tests nor the number of monitors, beyond each monitor's own row. Alert counts come from
  * `Status/Filter`, whose `t` is "seconds back from now" (API 4.2, no maximum documented): the
  * alerts of (from, to] are `alert_count(t = now - from) - alert_count(t = now - to)`, read with

@@ -217,7 +217,8 @@ describe('errors', () => {
 
   it('times out a read, retries it, then fails with timeout', async () => {
     handler = () => {}; // never answers
-    const c = client({ timeoutMs: 100, maxRetries: 1 });
+    // 1 s per try, as below: at 100 ms a loaded machine may time out before the server counts the request.
+    const c = client({ timeoutMs: 1000, maxRetries: 1 });
     const err = await failure(c.listAlerts());
     expect(err.kind).toBe('timeout');
     expect(err.maybeApplied).toBe(false);
@@ -580,7 +581,9 @@ describe('a create whose answer was lost asks the caller before anything is sent
 
   it('never sends it again after a timeout the lookup cannot see: it may still be in flight', async () => {
     handler = () => {};
-    const err = await failure(client({ timeoutMs: 100 }).createMonitor(smtpBody, { lookup: async () => undefined }));
+    // 1 s, not 100 ms: long enough for the request to reach this server on a loaded machine (failed once at
+    // load 18 on Node 22, timing out before the server had counted it).
+    const err = await failure(client({ timeoutMs: 1000 }).createMonitor(smtpBody, { lookup: async () => undefined }));
     expect(err.message).toMatch(/may still create it, so monsync did not send it again/);
     expect(seen).toHaveLength(1);
   });

@@ -48,6 +48,8 @@ const { values: a } = parseArgs({
     accounts: { type: 'string', default: '16' },
     /** With a plan: fetch and JSON.parse of the same four lists (test/bench/floor.mjs) beside, its own row. */
     floor: { type: 'boolean', default: false },
+    /** Arguments added to the job's command (e.g. `--timeout 600` under valgrind). */
+    'extra-args': { type: 'string', default: '' },
     /** With a plan: `validate` of its configuration beside, by the first variant, its own row. */
     validate: { type: 'boolean', default: false },
   },
@@ -150,11 +152,13 @@ async function prepare(job, emuUrl, work) {
 }
 
 const nodes = benchNodes(a.node);
-const emu = await startEmulatorProcess(variants[0].bin, ROOT, nodes[nodes.length - 1].node);
+// The emulator under a pinned node, never under a wrapper (valgrind).
+const emu = await startEmulatorProcess(variants[0].bin, ROOT, nodes.find((n) => !n.node.endsWith('.sh'))?.node ?? process.execPath);
 const work = mkdtempSync(join(tmpdir(), 'monsync-ab-'));
 const results = [];
 try {
   const job = await prepare(a.job, emu.url, work);
+  job.args.push(...a['extra-args'].split(' ').filter(Boolean));
   // The references beside a plan: their own rows, their output not compared.
   if (a.floor && job.floor) variants.push({ name: 'floor', script: job.floor, flags: [], env: {}, reference: true });
   if (a.validate && job.validate) variants.push({ name: 'validate', script: [variants[0].bin, ...job.validate], flags: [], env: {}, reference: true });

@@ -24,7 +24,8 @@ export function takeNodeOption(argv) {
 export function benchNodes(given = process.env.MONSYNC_BENCH_NODE) {
   if (given === undefined || given === '') return [{ line: process.versions.node.split('.')[0], version: process.versions.node, node: process.execPath }];
   return given.split(',').map((line) => {
-    const node = nodeLine(line.trim());
+    // A path is taken as it is (a wrapper such as `valgrind ... node "$@"`), a number as a pinned line.
+    const node = line.trim().startsWith('/') ? line.trim() : nodeLine(line.trim());
     const version = execFileSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8', cwd: ROOT }).trim();
     return { line: line.trim(), version, node };
   });

@@ -6,7 +6,7 @@
  * On Linux it adds the CPU time of the main thread (`main_thread_ms`, from /proc/self/task/<pid>/stat):
  * the rest of the process's CPU is V8's and libuv's threads (optimising compiles, garbage collection,
  * file reads), which a CPU profile of the main thread does not show. That is how the report's 280 ms
- * of TurboFan recompiles were found (src/api/wasm-tier.ts).
+ * of TurboFan recompiles were found.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
