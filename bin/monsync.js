@@ -6,9 +6,10 @@ import module from 'node:module';
 // dependencies is kept under the OS's temporary directory (node-compile-cache, or NODE_COMPILE_CACHE)
 // and reused by the next run. Measured (docs/performance.md): validate of examples/realistic 11-14%
 // less CPU on 22, 24 and 26, a plan of 50 monitors 5-21%. Enabled before the CLI is imported, so
-// that every module after this one is cached.
+// that every module after this one is cached. A promise, not a top-level await: the single executable
+// bundles this file as CommonJS (scripts/build-binary.mjs), where a top-level await does not exist.
 module.enableCompileCache?.();
-const { main } = await import('../dist/cli/main.js');
+const loaded = import('../dist/cli/main.js');
 
 // A reader that stops early (`monsync plan | head`) closes the pipe: the output is no longer
 // wanted, which is not an error of monsync (Node would print EPIPE with a stack trace).
@@ -19,7 +20,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv).then(
+loaded.then(({ main }) => main(process.argv)).then(
   (code) => {
     process.exitCode = code;
   },
