@@ -5,7 +5,7 @@
  * up; one with a wrong password is down with a 401. SIGHUP, as `systemctl reload` sends it, leaves
  * the process running. Certificates are made here; every process started here is stopped here.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { buildCli, expectCleanOutput, startCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeExporterCertificates } from '../helpers/exporter-tls.js';
-import { closedPort } from '../helpers/ports.js';
+import { startPrometheus, type TestPrometheus } from '../helpers/prometheus.js';
 
 const PASSWORD = 'scrape-0123456789';
 
@@ -25,9 +25,8 @@ let emu: TestEmulator;
 let dir: string;
 let exporter: { child: ChildProcess; done: Promise<CliResult>; output: () => CliResult };
 let exporterUrl: string;
-let prometheus: ChildProcess;
+let prometheus: TestPrometheus | undefined;
 let prometheusUrl: string;
-let prometheusLog = '';
 
 interface Target {
   labels: { job: string };
@@ -49,7 +48,7 @@ async function eventually(what: string, check: (t: Target[]) => boolean, timeout
     if (check(last)) return last;
     await sleep(250);
   }
-  throw new Error(`${what} never held; targets ${JSON.stringify(last)}\nexporter log:\n${exporter.output().stderr}\nprometheus log:\n${prometheusLog.slice(-2000)}`);
+  throw new Error(`${what} never held; targets ${JSON.stringify(last)}\nexporter log:\n${exporter.output().stderr}\nprometheus log:\n${(prometheus?.log() ?? '').slice(-2000)}`);
 }
 
 const job = (t: Target[], name: string) => t.find((x) => x.labels.job === name);
@@ -93,35 +92,14 @@ beforeAll(async () => {
     `      - targets: ['${target}']`,
   ];
   await writeFile(join(dir, 'prometheus.yml'), ['global:', '  scrape_interval: 1s', '  scrape_timeout: 1s', 'scrape_configs:', ...scrape('monsync', 'password'), ...scrape('monsync-wrong-password', 'wrong-password'), ''].join('\n'));
-  const port = await closedPort();
-  prometheusUrl = `http://127.0.0.1:${port}`;
-  prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  prometheus.stdout!.setEncoding('utf8').on('data', (d: string) => (prometheusLog += d));
-  prometheus.stderr!.setEncoding('utf8').on('data', (d: string) => (prometheusLog += d));
-  const until = Date.now() + 30_000;
-  for (;;) {
-    const ready = await request(`${prometheusUrl}/-/ready`).then(
-      async (r) => (await r.body.text(), r.statusCode === 200),
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > until || prometheus.exitCode !== null) throw new Error(`Prometheus did not start:\n${prometheusLog}`);
-    await sleep(200);
-  }
+  prometheus = await startPrometheus(dir);
+  prometheusUrl = prometheus.url;
 }, 120_000);
 
 afterAll(async () => {
-  const stops: Promise<unknown>[] = [];
-  if (prometheus && prometheus.exitCode === null) {
-    stops.push(new Promise((resolve) => prometheus.once('exit', resolve)));
-    prometheus.kill('SIGTERM');
-    const kill = setTimeout(() => prometheus.kill('SIGKILL'), 15_000);
-    void stops[0]!.then(() => clearTimeout(kill));
-  }
+  const stopped = prometheus?.stop();
   if (exporter && exporter.child.exitCode === null) exporter.child.kill('SIGKILL');
-  await Promise.all(stops);
+  await stopped;
   await emu?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);

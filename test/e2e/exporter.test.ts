@@ -7,7 +7,7 @@
  * exporter recovers; promtool accepts a scrape with a hostile label and the example rules; every
  * query of the Grafana dashboard runs. Every process started here is stopped here.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CREDENTIALS } from '../../src/emulator/index.js';
 import { ROOT, buildCli, expectCleanOutput, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { closedPort } from '../helpers/ports.js';
+import { startPrometheus, type TestPrometheus } from '../helpers/prometheus.js';
 
 const EXAMPLES = join(ROOT, 'examples', 'prometheus');
 const DASHBOARD = join(ROOT, 'examples', 'grafana', 'monsync-dashboard.json');
@@ -28,9 +28,8 @@ let emu: TestEmulator;
 let dir: string;
 let exporter: { child: ChildProcess; done: Promise<CliResult>; output: () => CliResult };
 let exporterUrl: string;
-let prometheus: ChildProcess;
+let prometheus: TestPrometheus | undefined;
 let prometheusUrl: string;
-let prometheusLog = '';
 let ids: { eu: string; us: string; hostile: string };
 
 const cli = (args: string[]) => runCli(args, { url: emu.url, cwd: dir });
@@ -119,36 +118,14 @@ beforeAll(async () => {
   await writeFile(join(dir, 'slo.yml'), (await readFile(join(EXAMPLES, 'slo.yml'), 'utf8')).replace(/^(\s+interval:) 5m$/m, '$1 1s'));
   expect(config).toMatch(new RegExp(`targets: \\[.?${new URL(exporterUrl).host}`));
   await writeFile(join(dir, 'prometheus.yml'), config);
-  const port = await closedPort();
-  prometheusUrl = `http://127.0.0.1:${port}`;
-  prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  prometheus.stdout!.setEncoding('utf8').on('data', (d: string) => (prometheusLog += d));
-  prometheus.stderr!.setEncoding('utf8').on('data', (d: string) => (prometheusLog += d));
-  const until = Date.now() + 30_000;
-  for (;;) {
-    const ready = await request(`${prometheusUrl}/-/ready`).then(
-      async (r) => (await r.body.text(), r.statusCode === 200),
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > until || prometheus.exitCode !== null) throw new Error(`Prometheus did not start:\n${prometheusLog}`);
-    await sleep(200);
-  }
+  prometheus = await startPrometheus(dir);
+  prometheusUrl = prometheus.url;
 }, 120_000);
 
 afterAll(async () => {
-  const stops: Promise<unknown>[] = [];
-  if (prometheus && prometheus.exitCode === null) {
-    stops.push(new Promise((resolve) => prometheus.once('exit', resolve)));
-    prometheus.kill('SIGTERM');
-    // Prometheus flushes its TSDB on SIGTERM; one that hangs is killed rather than left behind.
-    const kill = setTimeout(() => prometheus.kill('SIGKILL'), 15_000);
-    void stops[0]!.then(() => clearTimeout(kill));
-  }
+  const stopped = prometheus?.stop();
   if (exporter && exporter.child.exitCode === null) exporter.child.kill('SIGKILL');
-  await Promise.all(stops);
+  await stopped;
   await emu?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);

@@ -19,7 +19,7 @@
  * of that period with the outages' failures; every query of the dashboard's service-level panels
  * finds its series. Every process started here is stopped here.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ import { settleSeconds } from '../../src/ops/exporter/read.js';
 import { ROOT, buildCli, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { mergeScrapes, parseSamples, type TimedScrape } from '../helpers/openmetrics.js';
-import { closedPort } from '../helpers/ports.js';
+import { startPrometheus, type TestPrometheus } from '../helpers/prometheus.js';
 
 const EXAMPLES = join(ROOT, 'examples', 'prometheus');
 const DASHBOARD = join(ROOT, 'examples', 'grafana', 'monsync-dashboard.json');
@@ -60,9 +60,8 @@ const CONFIG = [
 let emu: TestEmulator;
 let dir: string;
 let exporter: { child: ChildProcess; done: Promise<CliResult>; output: () => CliResult } | undefined;
-let prometheus: ChildProcess | undefined;
+let prometheus: TestPrometheus | undefined;
 let prometheusUrl: string;
-let prometheusLog = '';
 let ids: Record<Name, string>;
 const scrapes: TimedScrape[] = [];
 /** Outages placed, emulator time: tests starting in (start, until] fail. */
@@ -201,34 +200,12 @@ beforeAll(async () => {
   // The rules as they are, but for the window group's 5-minute interval: its first evaluation must come soon.
   await writeFile(join(dir, 'slo.yml'), (await readFile(join(EXAMPLES, 'slo.yml'), 'utf8')).replace(/^(\s+interval:) 5m$/m, '$1 1s'));
   await writeFile(join(dir, 'prometheus.yml'), ['global:', '  evaluation_interval: 1s', 'rule_files:', `  - ${join(dir, 'slo.yml')}`, ''].join('\n'));
-  const port = await closedPort();
-  prometheusUrl = `http://127.0.0.1:${port}`;
-  prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  prometheus.stdout!.setEncoding('utf8').on('data', (d: string) => (prometheusLog += d));
-  prometheus.stderr!.setEncoding('utf8').on('data', (d: string) => (prometheusLog += d));
-  const until = Date.now() + 30_000;
-  for (;;) {
-    const ready = await request(`${prometheusUrl}/-/ready`).then(
-      async (r) => (await r.body.text(), r.statusCode === 200),
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > until || prometheus.exitCode !== null) throw new Error(`Prometheus did not start:\n${prometheusLog}`);
-    await sleep(200);
-  }
+  prometheus = await startPrometheus(dir);
+  prometheusUrl = prometheus.url;
 }, 300_000);
 
 afterAll(async () => {
-  if (prometheus && prometheus.exitCode === null) {
-    const exited = new Promise((resolve) => prometheus!.once('exit', resolve));
-    prometheus.kill('SIGTERM');
-    // Prometheus flushes its TSDB on SIGTERM; one that hangs is killed rather than left behind.
-    const kill = setTimeout(() => prometheus!.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(kill);
-  }
+  await prometheus?.stop();
   if (exporter && exporter.child.exitCode === null) exporter.child.kill('SIGKILL');
   await emu?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -263,7 +240,7 @@ describe('the burn-rate alerts in a real Prometheus, over hours of the exporter 
       if (JSON.stringify(last) === JSON.stringify(expected)) break;
       await sleep(250);
     }
-    expect(last, `burn rates 1h ${JSON.stringify(byMonitor(await query('monsync_monitor:slo_burn_rate:rate1h')))}, 6h ${JSON.stringify(byMonitor(await query('monsync_monitor:slo_burn_rate:rate6h')))}\n${prometheusLog.slice(-3000)}`).toEqual(expected);
+    expect(last, `burn rates 1h ${JSON.stringify(byMonitor(await query('monsync_monitor:slo_burn_rate:rate1h')))}, 6h ${JSON.stringify(byMonitor(await query('monsync_monitor:slo_burn_rate:rate6h')))}\n${(prometheus?.log() ?? '').slice(-3000)}`).toEqual(expected);
     // mx-ok's failure is in its 3-day window, not its 6-hour one; mx-lenient burns its 10% budget at 0.25x.
     const burn6h = byMonitor(await query('monsync_monitor:slo_burn_rate:rate6h'));
     expect(burn6h['mx-ok']).toBe(0);
